@@ -1,0 +1,44 @@
+/*
+ * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscalls
+ * (getrlimit, setrlimit, sysinfo) live in system.c and nowhere else.
+ */
+#ifndef PML_APPLY_H
+#define PML_APPLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decide.h"
+
+/* Both sides in bytes; PML_UNLIMITED is RLIM_INFINITY. */
+struct pml_limits {
+	uint64_t soft, hard;
+};
+
+struct pml_outcome {
+	struct pml_limits before;	/* what the session had */
+	struct pml_limits wanted;	/* what the policy asks for, after mode */
+	struct pml_limits after;	/* what the session has now */
+	bool hard_refused;		/* raising hard needs CAP_SYS_RESOURCE */
+};
+
+/* raise: each side max(current, target); set: the target. */
+struct pml_limits pml_plan(enum pml_mode mode, struct pml_limits current,
+			   struct pml_limits target);
+
+/* When raising hard is refused: hard stays, soft goes as far as it allows. */
+struct pml_limits pml_plan_within_hard(struct pml_limits current,
+				       struct pml_limits wanted);
+
+/*
+ * Reads the current limits, plans, and (unless DRY_RUN) sets them.
+ * Returns 0 (also when the hard raise was refused: see out->hard_refused)
+ * or -errno from getrlimit/setrlimit.
+ */
+int pml_apply(const struct pml_decision *decision, bool dry_run,
+	      struct pml_outcome *out);
+
+/* RAM and page size of this machine. */
+int pml_machine_probe(struct pml_machine *machine);
+
+#endif

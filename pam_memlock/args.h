@@ -1,0 +1,19 @@
+/* The module's arguments on its line in /etc/pam.d. */
+#ifndef PML_ARGS_H
+#define PML_ARGS_H
+
+#include <stdbool.h>
+
+#include "log.h"
+
+struct pml_args {
+	const char *conf;	/* conf=PATH, or NULL for the default */
+	bool debug;		/* log the decision at LOG_DEBUG */
+	bool dry_run;		/* decide and log, change nothing */
+};
+
+/* Unknown arguments are logged at LOG_ERR and otherwise ignored. */
+void pml_args_parse(int argc, const char **argv, struct pml_args *args,
+		    const struct pml_log *log);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * A small logger, so that the policy code never needs a pam_handle_t:
+ * the module hands it pam_syslog, memlockctl and the tests hand it stderr
+ * or a capture buffer.
+ */
+#ifndef PML_LOG_H
+#define PML_LOG_H
+
+#include <stdarg.h>
+#include <syslog.h>
+
+struct pml_log {
+	/* Receives one finished message, without a trailing newline. */
+	void (*emit)(void *ctx, int priority, const char *message);
+	void *ctx;
+	/* Messages less important than this (numerically greater) are dropped. */
+	int max_priority;
+};
+
+void pml_log(const struct pml_log *log, int priority, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "FILE:LINE: message"; line 0 leaves the line out. */
+void pml_log_at(const struct pml_log *log, int priority, const char *file,
+		unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* A logger that writes "PROGRAM: message" lines to stderr. */
+void pml_log_stderr(void *ctx, int priority, const char *message);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * Finds the policy files, reads each through the safety checks, and merges
+ * them in order: the main file, then memlock.d/ beside it, by name.
+ */
+#include "policy.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "safe_read.h"
+
+#define DROPIN_DIR "memlock.d"
+#define DROPIN_SUFFIX ".conf"
+
+static void log_read_error(const struct pml_log *log, const char *name,
+			   int rc, const char *why)
+{
+	if (why != NULL)
+		pml_log(log, LOG_ERR, "%s: refused: %s", name, why);
+	else
+		pml_log(log, LOG_ERR, "%s: cannot read: %s", name, strerror(-rc));
+}
+
+/* Reads and parses one file.  MISSING_OK: a file that is not there is fine. */
+static int load_file(struct pml_policy *policy, int dirfd, const char *name,
+		     const char *shown, uid_t owner, bool missing_ok,
+		     const struct pml_log *log)
+{
+	struct pml_text text;
+	const char *why;
+	int rc = pml_read_file_at(dirfd, name, owner, &text, &why);
+
+	if (rc == -ENOENT && missing_ok) {
+		pml_log(log, LOG_DEBUG, "%s: not present, using the built-in default",
+			shown);
+		return 0;
+	}
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		log_read_error(log, shown, rc, why);
+		return -EINVAL;
+	}
+	rc = pml_policy_add_text(policy, shown, text.data, text.len, log);
+	pml_text_free(&text);
+	return rc;
+}
+
+static bool is_dropin_name(const char *name)
+{
+	size_t len = strlen(name), suffix = sizeof(DROPIN_SUFFIX) - 1;
+
+	return name[0] != '.' && len > suffix &&
+	       strcmp(name + len - suffix, DROPIN_SUFFIX) == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The drop-in names in DIRFD, sorted in byte order. */
+static int list_dropins(int dirfd, char ***names, size_t *count)
+{
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir;
+	struct dirent *entry;
+	char **list = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (dir == NULL) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	while (rc == 0 && (errno = 0, entry = readdir(dir)) != NULL) {
+		char **grown;
+
+		if (!is_dropin_name(entry->d_name))
+			continue;
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (grown == NULL || (grown[n] = strdup(entry->d_name)) == NULL) {
+			list = grown != NULL ? grown : list;
+			rc = -ENOMEM;
+			break;
+		}
+		list = grown;
+		n++;
+	}
+	if (rc == 0 && errno != 0)
+		rc = -errno;
+	closedir(dir);
+	if (rc == 0)
+		qsort(list, n, sizeof(*list), by_name);
+	*names = list;
+	*count = n;
+	return rc;
+}
+
+static void free_names(char **names, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* DIR is the directory part of the main file's path, with its slash. */
+static int load_dropins(struct pml_policy *policy, const char *main_path,
+			uid_t owner, const struct pml_log *log)
+{
+	const char *slash = strrchr(main_path, '/');
+	char dir[4096], shown[4096 + 256];
+	char **names = NULL;
+	size_t count = 0, i;
+	const char *why;
+	int fd, rc, worst = 0;
+
+	if (slash == NULL)
+		return 0;
+	if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - main_path),
+		     main_path, DROPIN_DIR) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		log_read_error(log, dir, -errno,
+			       errno == ELOOP ? "is a symbolic link" :
+			       errno == ENOTDIR ? "is not a directory" : NULL);
+		return -EINVAL;
+	}
+	rc = pml_check_dir_fd(fd, owner, &why);
+	if (rc == 0)
+		rc = list_dropins(fd, &names, &count);
+	if (rc < 0 && rc != -ENOMEM) {
+		log_read_error(log, dir, rc, why);
+		rc = -EINVAL;
+	}
+	for (i = 0; rc == 0 && i < count; i++) {
+		snprintf(shown, sizeof(shown), "%s/%s", dir, names[i]);
+		rc = load_file(policy, fd, names[i], shown, owner, false, log);
+		/* Go on after a bad file, so that `check` shows every problem. */
+		if (rc == -EINVAL) {
+			worst = rc;
+			rc = 0;
+		}
+	}
+	free_names(names, count);
+	close(fd);
+	return rc < 0 ? rc : worst;
+}
+
+int pml_policy_load(const struct pml_load_options *options,
+		    const struct pml_log *log, struct pml_policy *policy)
+{
+	int rc, dropins = 0;
+
+	pml_policy_init(policy);
+	rc = load_file(policy, AT_FDCWD, options->path, options->path,
+		       options->owner, !options->path_given, log);
+	if (rc != -ENOMEM && !options->path_given)
+		dropins = load_dropins(policy, options->path, options->owner, log);
+	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))
+		rc = dropins;
+	if (rc == 0)
+		rc = pml_policy_validate(policy, options->page_size, log);
+	if (rc < 0)
+		pml_policy_free(policy);
+	return rc;
+}

@@ -1,0 +1,445 @@
+/*
+ * One policy text -> libconfig tree -> additions to a pml_policy.  Every
+ * problem is logged as "FILE:LINE: message" and counted; the caller throws
+ * the whole policy away if any was found.
+ */
+#include "policy.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settings.h"
+#include "text_check.h"
+
+struct parser {
+	struct pml_policy *policy;
+	unsigned file;
+	const struct pml_log *log;
+	int rc;			/* 0, -EINVAL or -ENOMEM */
+	unsigned problems;
+};
+
+static const char *file_name(const struct parser *p)
+{
+	return p->policy->files[p->file].name;
+}
+
+static struct pml_origin origin(const struct parser *p,
+				const config_setting_t *s)
+{
+	struct pml_origin at = { p->file, (unsigned)config_setting_source_line(s) };
+
+	return at;
+}
+
+static void problem(struct parser *p, const config_setting_t *s,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void problem(struct parser *p, const config_setting_t *s,
+		    const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	pml_log_at(p->log, LOG_ERR, file_name(p),
+		   (unsigned)config_setting_source_line(s), "%s", message);
+	p->problems++;
+	if (p->rc == 0)
+		p->rc = -EINVAL;
+}
+
+static void out_of_memory(struct parser *p)
+{
+	p->rc = -ENOMEM;
+}
+
+/* Quotes a value for a message, escaping what a log should not carry. */
+static const char *quoted(const char *value, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	buf[i++] = '"';
+	for (; *value != '\0' && i + 6 < len; value++) {
+		unsigned char c = (unsigned char)*value;
+
+		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+			i += (size_t)snprintf(buf + i, len - i, "\\x%02x", c);
+		else
+			buf[i++] = (char)c;
+	}
+	if (*value != '\0' && i + 4 < len) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i++] = '"';
+	buf[i] = '\0';
+	return buf;
+}
+
+static const char *type_name(const config_setting_t *s)
+{
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		return "a number";
+	case CONFIG_TYPE_FLOAT:
+		return "a floating-point number";
+	case CONFIG_TYPE_BOOL:
+		return "a boolean";
+	case CONFIG_TYPE_STRING:
+		return "a string";
+	case CONFIG_TYPE_ARRAY:
+		return "an array";
+	case CONFIG_TYPE_LIST:
+		return "a list";
+	case CONFIG_TYPE_GROUP:
+		return "a group";
+	default:
+		return "something else";
+	}
+}
+
+static const char *want_string(struct parser *p, const config_setting_t *s,
+			       const char *key)
+{
+	int type = config_setting_type(s);
+
+	if (type == CONFIG_TYPE_STRING)
+		return config_setting_get_string(s);
+	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64 ||
+	    type == CONFIG_TYPE_FLOAT)
+		problem(p, s, "%s: write the value in quotes, e.g. %s = \"8 MiB\"; "
+			      "(bare numbers are not accepted)", key, key);
+	else
+		problem(p, s, "%s: expected a quoted string, not %s", key,
+			type_name(s));
+	return NULL;
+}
+
+static void parse_setting(struct parser *p, const config_setting_t *s,
+			  enum pml_key key, struct pml_setting *out)
+{
+	const char *name = pml_key_name(key);
+	const char *text = want_string(p, s, name);
+	const char *why = NULL;
+	char buf[96];
+	int rc;
+
+	if (text == NULL)
+		return;
+	if (key == PML_KEY_MODE) {
+		if (strcmp(text, "raise") == 0)
+			out->mode = PML_MODE_RAISE;
+		else if (strcmp(text, "set") == 0)
+			out->mode = PML_MODE_SET;
+		else {
+			problem(p, s, "mode: expected \"raise\" or \"set\", not %s",
+				quoted(text, buf, sizeof(buf)));
+			return;
+		}
+	} else {
+		if (key == PML_KEY_FLOOR)
+			rc = pml_parse_floor(text, &out->amount, &why);
+		else if (key == PML_KEY_CEILING)
+			rc = pml_parse_size(text, &out->amount, &why);
+		else
+			rc = pml_parse_limit(text, &out->amount, &why);
+		if (rc < 0) {
+			problem(p, s, "%s: %s: %s", name,
+				quoted(text, buf, sizeof(buf)), why);
+			return;
+		}
+	}
+	out->set = true;
+	out->at = origin(p, s);
+}
+
+/* Returns the key a setting name stands for, or PML_KEY_COUNT. */
+static enum pml_key settings_key(const char *name)
+{
+	int key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++)
+		if (strcmp(name, pml_key_name((enum pml_key)key)) == 0)
+			return (enum pml_key)key;
+	return PML_KEY_COUNT;
+}
+
+/* A string, or a non-empty list or array of strings. */
+static void parse_names(struct parser *p, const config_setting_t *s,
+			const char *key, struct pml_names *out)
+{
+	int type = config_setting_type(s);
+	int i, n;
+
+	if (type == CONFIG_TYPE_STRING) {
+		n = 1;
+	} else if (type == CONFIG_TYPE_LIST || type == CONFIG_TYPE_ARRAY) {
+		n = config_setting_length(s);
+		if (n == 0) {
+			problem(p, s, "%s: empty list (it would match nobody)", key);
+			return;
+		}
+	} else {
+		problem(p, s, "%s: expected a quoted name or a list of them, not %s",
+			key, type_name(s));
+		return;
+	}
+	out->v = calloc((size_t)n, sizeof(*out->v));
+	if (out->v == NULL) {
+		out_of_memory(p);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = type == CONFIG_TYPE_STRING
+					    ? s : config_setting_get_elem(s, (unsigned)i);
+
+		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
+			problem(p, e, "%s: expected quoted names, not %s", key,
+				type_name(e));
+			continue;
+		}
+		out->v[out->n] = config_setting_get_string(e);
+		if (out->v[out->n][0] == '\0') {
+			problem(p, e, "%s: empty name", key);
+			continue;
+		}
+		out->n++;
+	}
+}
+
+static int read_uid(const char **text, uint32_t *out)
+{
+	uint64_t v = 0;
+	const char *start = *text;
+
+	for (; **text >= '0' && **text <= '9'; (*text)++) {
+		v = v * 10 + (uint64_t)(**text - '0');
+		/* (uid_t)-1 means "no uid" to the kernel, so it cannot match. */
+		if (v >= UINT32_MAX)
+			return -ERANGE;
+	}
+	if (*text == start)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* "A-B", "A-", "-B" or "A"; returns a static reason on error. */
+static const char *parse_uid_range(const char *text, struct pml_uid_range *out)
+{
+	const char *p = text;
+	int rc;
+
+	out->first = 0;
+	out->last = UINT32_MAX - 1;
+	if (*p != '-') {
+		rc = read_uid(&p, &out->first);
+		if (rc == -ERANGE)
+			return "uid too large (at most 4294967294)";
+		if (rc < 0)
+			return "expected \"A-B\", \"A-\", \"-B\" or \"A\" with decimal uids";
+		if (*p == '\0') {
+			out->last = out->first;
+			return NULL;
+		}
+	}
+	if (*p++ != '-')
+		return "expected \"A-B\", \"A-\", \"-B\" or \"A\" with decimal uids";
+	if (*p != '\0') {
+		rc = read_uid(&p, &out->last);
+		if (rc == -ERANGE)
+			return "uid too large (at most 4294967294)";
+		if (rc < 0 || *p != '\0')
+			return "expected \"A-B\", \"A-\", \"-B\" or \"A\" with decimal uids";
+	} else if (text[0] == '-') {
+		return "a range needs at least one end";
+	}
+	if (out->first > out->last)
+		return "range is reversed (first uid above last)";
+	return NULL;
+}
+
+static void parse_uids(struct parser *p, const config_setting_t *s,
+		       struct pml_rule *rule)
+{
+	struct pml_names texts = { NULL, 0 };
+	char buf[96];
+	size_t i;
+
+	parse_names(p, s, "uid", &texts);
+	if (texts.n > 0) {
+		rule->uids = calloc(texts.n, sizeof(*rule->uids));
+		if (rule->uids == NULL) {
+			out_of_memory(p);
+			texts.n = 0;
+		}
+	}
+	for (i = 0; i < texts.n; i++) {
+		const char *why = parse_uid_range(texts.v[i], &rule->uids[rule->n_uids]);
+
+		if (why != NULL)
+			problem(p, s, "uid: %s: %s", quoted(texts.v[i], buf, sizeof(buf)), why);
+		else
+			rule->n_uids++;
+	}
+	free(texts.v);
+}
+
+static bool rule_sets_something(const struct pml_rule *rule)
+{
+	int key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++)
+		if (rule->settings.v[key].set)
+			return true;
+	return false;
+}
+
+static void parse_rule(struct parser *p, const config_setting_t *s,
+		       struct pml_rule *rule)
+{
+	unsigned i, n = (unsigned)config_setting_length(s);
+	unsigned problems_before = p->problems;
+
+	rule->at = origin(p, s);
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, i);
+		const char *name = config_setting_name(e);
+		enum pml_key key = settings_key(name);
+
+		if (key != PML_KEY_COUNT)
+			parse_setting(p, e, key, &rule->settings.v[key]);
+		else if (strcmp(name, "user") == 0)
+			parse_names(p, e, "user", &rule->users);
+		else if (strcmp(name, "group") == 0)
+			parse_names(p, e, "group", &rule->groups);
+		else if (strcmp(name, "service") == 0)
+			parse_names(p, e, "service", &rule->services);
+		else if (strcmp(name, "uid") == 0)
+			parse_uids(p, e, rule);
+		else
+			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling or mode)",
+				name);
+	}
+	/* A rule whose own keys were bad is reported once, not twice. */
+	if (!rule_sets_something(rule) && p->problems == problems_before)
+		problem(p, s, "rule sets nothing: give it limit, soft, hard, floor, ceiling or mode");
+	if (rule->n_uids > 0 || rule->groups.n > 0)
+		p->policy->needs_nss = true;
+}
+
+static void parse_rules(struct parser *p, const config_setting_t *s)
+{
+	struct pml_policy *policy = p->policy;
+	unsigned i, n;
+	struct pml_rule *grown;
+
+	if (config_setting_type(s) != CONFIG_TYPE_LIST) {
+		problem(p, s, "rules: expected a list, rules = ( { ... }, { ... } );, not %s",
+			type_name(s));
+		return;
+	}
+	n = (unsigned)config_setting_length(s);
+	if (n == 0)
+		return;
+	grown = realloc(policy->rules, (policy->n_rules + n) * sizeof(*grown));
+	if (grown == NULL) {
+		out_of_memory(p);
+		return;
+	}
+	policy->rules = grown;
+	for (i = 0; i < n && p->rc != -ENOMEM; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, i);
+		struct pml_rule *rule = &policy->rules[policy->n_rules];
+
+		memset(rule, 0, sizeof(*rule));
+		policy->n_rules++;
+		if (config_setting_type(e) != CONFIG_TYPE_GROUP) {
+			rule->at = origin(p, e);
+			problem(p, e, "rules: each rule is a group { ... }, not %s",
+				type_name(e));
+			continue;
+		}
+		parse_rule(p, e, rule);
+	}
+}
+
+static void parse_top(struct parser *p, const config_setting_t *root)
+{
+	unsigned i, n = (unsigned)config_setting_length(root);
+
+	for (i = 0; i < n && p->rc != -ENOMEM; i++) {
+		const config_setting_t *e = config_setting_get_elem(root, i);
+		const char *name = config_setting_name(e);
+		enum pml_key key = settings_key(name);
+
+		if (key != PML_KEY_COUNT)
+			parse_setting(p, e, key, &p->policy->top.v[key]);
+		else if (strcmp(name, "rules") == 0)
+			parse_rules(p, e);
+		else if (strcmp(name, "user") == 0 || strcmp(name, "group") == 0 ||
+			 strcmp(name, "uid") == 0 || strcmp(name, "service") == 0)
+			problem(p, e, "\"%s\" belongs inside a rule: rules = ( { %s = ...; limit = ...; } );",
+				name, name);
+		else
+			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, mode or rules)",
+				name);
+	}
+}
+
+static int add_file(struct pml_policy *policy, const char *name)
+{
+	struct pml_file *grown;
+	char *copy = strdup(name);
+
+	if (copy == NULL)
+		return -ENOMEM;
+	grown = realloc(policy->files, (policy->n_files + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(copy);
+		return -ENOMEM;
+	}
+	policy->files = grown;
+	policy->files[policy->n_files].name = copy;
+	policy->files[policy->n_files].config = NULL;
+	policy->n_files++;
+	return 0;
+}
+
+int pml_policy_add_text(struct pml_policy *policy, const char *name,
+			const char *text, size_t len,
+			const struct pml_log *log)
+{
+	struct parser p = { policy, 0, log, 0, 0 };
+	config_t *config;
+	int rc;
+
+	rc = add_file(policy, name);
+	if (rc < 0)
+		return rc;
+	p.file = (unsigned)policy->n_files - 1;
+	rc = pml_text_check(name, text, len, log);
+	if (rc < 0)
+		return rc;
+	config = malloc(sizeof(*config));
+	if (config == NULL)
+		return -ENOMEM;
+	config_init(config);
+	policy->files[p.file].config = config;
+	if (config_read_string(config, text) != CONFIG_TRUE) {
+		if (config_error_type(config) == CONFIG_ERR_FILE_IO)
+			return -ENOMEM;
+		pml_log_at(log, LOG_ERR, name, (unsigned)config_error_line(config),
+			   "%s", config_error_text(config));
+		return -EINVAL;
+	}
+	parse_top(&p, config_root_setting(config));
+	return p.rc;
+}

@@ -1,0 +1,87 @@
+#include "report.h"
+
+#include <stdio.h>
+
+#include "size.h"
+
+#define SIZE_TEXT 32
+
+struct pair_text {
+	char soft[SIZE_TEXT], hard[SIZE_TEXT];
+};
+
+static struct pair_text pair(struct pml_limits limits)
+{
+	struct pair_text text;
+
+	pml_format_bytes(limits.soft, text.soft, sizeof(text.soft));
+	pml_format_bytes(limits.hard, text.hard, sizeof(text.hard));
+	return text;
+}
+
+static void report_side(const struct pml_evaluation *e, const char *name,
+			const struct pml_side *side, const struct pml_log *log)
+{
+	char origin[300], value[SIZE_TEXT], share[16], exact[SIZE_TEXT];
+
+	pml_describe_origin(&e->policy, side->from, origin, sizeof(origin));
+	pml_format_bytes(side->bytes, value, sizeof(value));
+	if (side->from == NULL || side->from->amount.kind != PML_AMOUNT_SHARE) {
+		pml_log(log, LOG_DEBUG, "%s %s (%s)", name, value, origin);
+		return;
+	}
+	pml_format_share(side->from->amount.share, share, sizeof(share));
+	pml_format_bytes(side->share_paged, exact, sizeof(exact));
+	pml_log(log, LOG_DEBUG, "%s %s (%s: %s of %llu bytes RAM is %s%s)", name,
+		value, origin, share, (unsigned long long)e->machine.ram, exact,
+		side->clamp == PML_CLAMP_FLOOR ? ", raised to the floor" :
+		side->clamp == PML_CLAMP_CEILING ? ", held at the ceiling" : "");
+}
+
+static void report_decision(const struct pml_evaluation *e,
+			    const struct pml_log *log)
+{
+	const struct pml_decision *d = &e->decision;
+	char rule[300];
+
+	if (d->rule != NULL)
+		snprintf(rule, sizeof(rule), "rule %s:%u",
+			 pml_policy_file_name(&e->policy, d->rule->at), d->rule->at.line);
+	else
+		snprintf(rule, sizeof(rule), "no rule matched, top level");
+	pml_log(log, LOG_DEBUG, "user \"%s\" service \"%s\": %s decides, mode %s",
+		e->identity.user, e->identity.service ? e->identity.service : "",
+		rule, d->mode == PML_MODE_SET ? "set" : "raise");
+	report_side(e, "soft", &d->soft, log);
+	report_side(e, "hard", &d->hard, log);
+}
+
+void pml_report_outcome(const struct pml_evaluation *evaluation,
+			const struct pml_outcome *outcome, bool dry_run,
+			const struct pml_log *log)
+{
+	const struct pml_decision *d = &evaluation->decision;
+	const char *user = evaluation->identity.user;
+	struct pair_text before = pair(outcome->before);
+	struct pair_text wanted = pair(outcome->wanted);
+	struct pair_text after = pair(outcome->after);
+
+	report_decision(evaluation, log);
+	if (d->soft_lowered_to_hard)
+		pml_log(log, LOG_WARNING,
+			"user \"%s\": soft limit is above the hard limit; soft lowered to %s",
+			user, wanted.hard);
+	if (dry_run) {
+		pml_log(log, LOG_NOTICE,
+			"dry_run: user \"%s\" would get soft %s, hard %s (now soft %s, hard %s); nothing changed",
+			user, wanted.soft, wanted.hard, before.soft, before.hard);
+	} else if (outcome->hard_refused) {
+		pml_log(log, LOG_WARNING,
+			"user \"%s\": raising the hard limit needs CAP_SYS_RESOURCE: wanted soft %s, hard %s; got soft %s, hard %s",
+			user, wanted.soft, wanted.hard, after.soft, after.hard);
+	} else {
+		pml_log(log, LOG_DEBUG,
+			"user \"%s\": RLIMIT_MEMLOCK soft %s -> %s, hard %s -> %s",
+			user, before.soft, after.soft, before.hard, after.hard);
+	}
+}

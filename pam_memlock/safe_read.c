@@ -1,0 +1,126 @@
+#include "safe_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int refuse(const char **why, const char *reason, int err)
+{
+	*why = reason;
+	return -err;
+}
+
+static int check_owner_and_mode(const struct stat *st, uid_t owner,
+				const char **why)
+{
+	if (st->st_uid != owner)
+		return refuse(why, owner == 0 ? "is not owned by root"
+					      : "is not owned by the expected user",
+			      EPERM);
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		return refuse(why, "is writable by group or others", EPERM);
+	return 0;
+}
+
+int pml_check_dir_fd(int fd, uid_t owner, const char **why)
+{
+	struct stat st;
+
+	*why = NULL;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return refuse(why, "is not a directory", ENOTDIR);
+	return check_owner_and_mode(&st, owner, why);
+}
+
+static int read_all(int fd, size_t size_hint, struct pml_text *out)
+{
+	/* One byte more than allowed, to notice a file that grew. */
+	size_t cap = size_hint < PML_FILE_MAX ? size_hint + 1 : PML_FILE_MAX + 1;
+	char *data = malloc(cap + 1);
+	size_t len = 0;
+
+	if (data == NULL)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t got = read(fd, data + len, cap - len);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+
+			free(data);
+			return -err;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+		if (len == cap) {
+			char *bigger;
+
+			if (cap > PML_FILE_MAX) {
+				free(data);
+				return -EFBIG;
+			}
+			cap = PML_FILE_MAX + 1;
+			bigger = realloc(data, cap + 1);
+			if (bigger == NULL) {
+				free(data);
+				return -ENOMEM;
+			}
+			data = bigger;
+		}
+	}
+	data[len] = '\0';
+	out->data = data;
+	out->len = len;
+	return 0;
+}
+
+int pml_read_file_at(int dirfd, const char *name, uid_t owner,
+		     struct pml_text *out, const char **why)
+{
+	struct stat st;
+	int fd, rc;
+
+	*why = NULL;
+	out->data = NULL;
+	out->len = 0;
+	if (dirfd == AT_FDCWD && name[0] != '/')
+		return refuse(why, "is not an absolute path", EINVAL);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return refuse(why, "is a symbolic link", ELOOP);
+		return -errno;
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = refuse(why, S_ISDIR(st.st_mode) ? "is a directory"
+						     : "is not a regular file",
+			    EINVAL);
+	} else if ((rc = check_owner_and_mode(&st, owner, why)) == 0) {
+		if (st.st_size > PML_FILE_MAX)
+			rc = -EFBIG;
+		else
+			rc = read_all(fd, (size_t)st.st_size, out);
+		if (rc == -EFBIG)
+			*why = "is larger than 64 KiB";
+	}
+	close(fd);
+	return rc;
+}
+
+void pml_text_free(struct pml_text *text)
+{
+	free(text->data);
+	text->data = NULL;
+	text->len = 0;
+}

@@ -1,0 +1,74 @@
+/* Every syscall pam_memlock makes on the session, in one place. */
+#include "apply.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "size.h"
+
+static uint64_t from_rlim(rlim_t v)
+{
+	return v == RLIM_INFINITY ? PML_UNLIMITED : (uint64_t)v;
+}
+
+static rlim_t to_rlim(uint64_t v)
+{
+	return v == PML_UNLIMITED ? RLIM_INFINITY : (rlim_t)v;
+}
+
+static int set_limits(struct pml_limits limits)
+{
+	struct rlimit rl = { to_rlim(limits.soft), to_rlim(limits.hard) };
+
+	return setrlimit(RLIMIT_MEMLOCK, &rl) < 0 ? -errno : 0;
+}
+
+static bool same(struct pml_limits a, struct pml_limits b)
+{
+	return a.soft == b.soft && a.hard == b.hard;
+}
+
+int pml_apply(const struct pml_decision *decision, bool dry_run,
+	      struct pml_outcome *out)
+{
+	struct pml_limits target = { decision->soft.bytes, decision->hard.bytes };
+	struct rlimit rl;
+	int rc = 0;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0)
+		return -errno;
+	out->before.soft = from_rlim(rl.rlim_cur);
+	out->before.hard = from_rlim(rl.rlim_max);
+	out->wanted = pml_plan(decision->mode, out->before, target);
+	out->after = out->before;
+	out->hard_refused = false;
+	if (dry_run || same(out->wanted, out->before))
+		return 0;
+	rc = set_limits(out->wanted);
+	if (rc == 0) {
+		out->after = out->wanted;
+	} else if (rc == -EPERM && out->wanted.hard > out->before.hard) {
+		/* No CAP_SYS_RESOURCE (a container, an unprivileged caller). */
+		struct pml_limits got = pml_plan_within_hard(out->before, out->wanted);
+
+		out->hard_refused = true;
+		rc = same(got, out->before) ? 0 : set_limits(got);
+		if (rc == 0)
+			out->after = got;
+	}
+	return rc;
+}
+
+int pml_machine_probe(struct pml_machine *machine)
+{
+	struct sysinfo info;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (sysinfo(&info) < 0)
+		return -errno;
+	machine->ram = (uint64_t)info.totalram * (info.mem_unit ? info.mem_unit : 1);
+	machine->page_size = page > 0 ? (uint64_t)page : 4096;
+	return 0;
+}

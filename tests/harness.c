@@ -1,0 +1,58 @@
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pml_run_tap(Suite *suite, const struct pml_skip *skips, size_t n_skips)
+{
+	char path[] = "/tmp/pml-tap-XXXXXX";
+	char line[4096];
+	SRunner *runner;
+	FILE *tap;
+	int fd, count = 0;
+	size_t i;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		perror("mkstemp");
+		return 1;
+	}
+	close(fd);
+	runner = srunner_create(suite);
+	srunner_set_tap(runner, path);
+	srunner_run_all(runner, CK_SILENT);
+	srunner_free(runner);
+
+	tap = fopen(path, "r");
+	if (tap == NULL) {
+		perror(path);
+		return 1;
+	}
+	/* Pass check's lines through, dropping its plan: ours comes last. */
+	while (fgets(line, sizeof(line), tap) != NULL) {
+		if (strncmp(line, "1..", 3) == 0)
+			continue;
+		if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "not ok ", 7) == 0)
+			count++;
+		fputs(line, stdout);
+	}
+	fclose(tap);
+	unlink(path);
+	for (i = 0; i < n_skips; i++)
+		printf("ok %d - %s # SKIP %s\n", ++count, skips[i].name, skips[i].reason);
+	printf("1..%d\n", count);
+	return 0;
+}
+
+const char *pml_test_env(const char *name)
+{
+	const char *value = getenv(name);
+
+	if (value == NULL || value[0] == '\0') {
+		fprintf(stderr, "%s is not set: run the tests with make check\n", name);
+		exit(99);
+	}
+	return value;
+}

@@ -1,0 +1,337 @@
+/*
+ * The module through the real libpam: a private service directory
+ * (pam_start_confdir), one forked child per case (check's fork mode), the
+ * limits read back with getrlimit and the log lines caught on their way
+ * to syslog.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <security/pam_appl.h>
+
+#include "harness.h"
+#include "pam_session.h"
+#include "syslog_capture.h"
+
+#define KiB ((uint64_t)1 << 10)
+#define MiB ((uint64_t)1 << 20)
+#define PREFIX "pam_memlock(" PML_TEST_SERVICE ":session): "
+
+static struct pml_pam_env env;
+static uint64_t start_hard;	/* the hard limit this machine gives us */
+
+struct result {
+	int rc;
+	uint64_t soft, hard;
+};
+
+/* Starts from SOFT (and the machine's hard limit), runs one session. */
+static struct result session(const char *args, const char *policy, uint64_t soft)
+{
+	struct result r;
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), args,
+					  policy), 0);
+	ck_assert_int_eq(pml_memlock_set(soft, start_hard), 0);
+	pml_capture_reset();
+	r.rc = pml_pam_open_close(&env, PML_TEST_SERVICE, "root");
+	pml_memlock_get(&r.soft, &r.hard);
+	return r;
+}
+
+static void assert_logged(const char *line)
+{
+	ck_assert_msg(strstr(pml_capture_text(), line) != NULL,
+		      "log lacks\n  %s\nlog was:\n%s", line, pml_capture_text());
+}
+
+static void teardown(void)
+{
+	pml_pam_env_remove(&env);
+}
+
+START_TEST(raises_64k_soft_to_8mib)
+{
+	struct result r = session("conf=%s/memlock.conf debug",
+				  "limit = \"8 MiB\";\n", 64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 8 * MiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+	assert_logged("<7> " PREFIX "user \"root\": RLIMIT_MEMLOCK soft 64 KiB -> 8 MiB, hard 8 MiB -> 8 MiB\n");
+}
+END_TEST
+
+START_TEST(raise_never_lowers)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"1 MiB\";\n", 4 * MiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 4 * MiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+}
+END_TEST
+
+START_TEST(set_lowers)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"1 MiB\";\nmode = \"set\";\n", 4 * MiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 1 * MiB);
+	ck_assert_uint_eq(r.hard, 1 * MiB);
+}
+END_TEST
+
+START_TEST(soft_and_hard_apart)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"4 MiB\";\nsoft = \"2 MiB\";\nmode = \"set\";\n",
+				  64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 2 * MiB);
+	ck_assert_uint_eq(r.hard, 4 * MiB);
+}
+END_TEST
+
+START_TEST(soft_above_hard_is_lowered_with_a_warning)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "soft = \"6 MiB\";\nhard = \"3 MiB\";\nmode = \"set\";\n",
+				  64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 3 * MiB);
+	ck_assert_uint_eq(r.hard, 3 * MiB);
+	assert_logged("<4> " PREFIX "user \"root\": soft limit is above the hard limit; soft lowered to 3 MiB\n");
+}
+END_TEST
+
+START_TEST(dry_run_changes_nothing)
+{
+	struct result r = session("conf=%s/memlock.conf dry_run",
+				  "limit = \"8 MiB\";\n", 64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+	assert_logged("<5> " PREFIX "dry_run: user \"root\" would get soft 8 MiB, hard 8 MiB (now soft 64 KiB, hard 8 MiB); nothing changed\n");
+}
+END_TEST
+
+/* RAM from _SC_PHYS_PAGES here; the module asks sysinfo(). */
+START_TEST(share_of_ram_follows_the_formula)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * page;
+	uint64_t want = ram / 100000 * 10;	/* 0.01% */
+	struct result r;
+
+	want -= want % page;
+	if (want < page)
+		want = page;
+	if (want > 8 * MiB)
+		want = 8 * MiB;
+	r = session("conf=%s/memlock.conf",
+		    "soft = \"0.01%\";\nhard = \"8 MiB\";\nmode = \"set\";\n", 64 * KiB);
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, want);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+}
+END_TEST
+
+START_TEST(share_held_at_the_ceiling)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"100%\";\nceiling = \"5 MiB\";\nmode = \"set\";\n",
+				  64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 5 * MiB);
+	ck_assert_uint_eq(r.hard, 5 * MiB);
+}
+END_TEST
+
+static bool can_raise_hard(void)
+{
+	uint64_t soft, hard;
+	bool ok;
+
+	pml_memlock_get(&soft, &hard);
+	ok = hard != UINT64_MAX && pml_memlock_set(soft, hard + 4096) == 0;
+	if (ok)
+		pml_memlock_set(soft, hard);
+	return ok;
+}
+
+START_TEST(refused_hard_raise_still_raises_soft)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"16 MiB\";\n", 64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 8 * MiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+	assert_logged("<4> " PREFIX "user \"root\": raising the hard limit needs CAP_SYS_RESOURCE: wanted soft 16 MiB, hard 16 MiB; got soft 8 MiB, hard 8 MiB\n");
+}
+END_TEST
+
+/* The module's main job on an old kernel: hard 64 KiB raised to 8 MiB. */
+START_TEST(raises_hard_from_64k)
+{
+	struct result r;
+
+	ck_assert_int_eq(pml_memlock_set(64 * KiB, 64 * KiB), 0);
+	start_hard = 64 * KiB;
+	r = session("conf=%s/memlock.conf", "limit = \"8 MiB\";\n", 64 * KiB);
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 8 * MiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+}
+END_TEST
+
+START_TEST(missing_conf_file_is_a_service_error)
+{
+	struct result r = session("conf=%s/absent.conf", NULL, 64 * KiB);
+	char line[256];
+
+	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	ck_assert_uint_eq(r.hard, start_hard);
+	snprintf(line, sizeof(line), "<3> " PREFIX "%s/absent.conf: cannot read: No such file or directory\n",
+		 env.dir);
+	assert_logged(line);
+}
+END_TEST
+
+START_TEST(syntax_error_leaves_limits_alone)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "limit = \"8 MiB\";\nmode = ;\n", 64 * KiB);
+	char line[256];
+
+	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	snprintf(line, sizeof(line), "<3> " PREFIX "%s:2: syntax error\n", env.policy);
+	assert_logged(line);
+}
+END_TEST
+
+START_TEST(bad_value_names_file_and_line)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "# the size\n\nlimit = \"8 MB\";\n", 64 * KiB);
+	char line[512];
+
+	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	snprintf(line, sizeof(line), "<3> " PREFIX "%s:3: limit: \"8 MB\": unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)\n",
+		 env.policy);
+	assert_logged(line);
+}
+END_TEST
+
+START_TEST(unsafe_file_is_refused)
+{
+	struct result r;
+	char line[256];
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf", "limit = \"8 MiB\";\n"), 0);
+	ck_assert_int_eq(chmod(env.policy, 0664), 0);
+	ck_assert_int_eq(pml_memlock_set(64 * KiB, start_hard), 0);
+	pml_capture_reset();
+	r.rc = pml_pam_open_close(&env, PML_TEST_SERVICE, "root");
+	pml_memlock_get(&r.soft, &r.hard);
+	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	snprintf(line, sizeof(line), "<3> " PREFIX "%s: refused: is writable by group or others\n",
+		 env.policy);
+	assert_logged(line);
+}
+END_TEST
+
+START_TEST(no_user_is_a_session_error)
+{
+	struct result r;
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf", "limit = \"8 MiB\";\n"), 0);
+	ck_assert_int_eq(pml_memlock_set(64 * KiB, start_hard), 0);
+	pml_capture_reset();
+	r.rc = pml_pam_open_close(&env, PML_TEST_SERVICE, NULL);
+	pml_memlock_get(&r.soft, &r.hard);
+	ck_assert_int_eq(r.rc, PAM_SESSION_ERR);
+	ck_assert_uint_eq(r.soft, 64 * KiB);
+	assert_logged("<3> " PREFIX "no user name (PAM_USER) for this session\n");
+}
+END_TEST
+
+START_TEST(unknown_argument_is_logged_and_ignored)
+{
+	struct result r = session("conf=%s/memlock.conf bogus",
+				  "limit = \"8 MiB\";\n", 64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 8 * MiB);
+	assert_logged("<3> " PREFIX "unknown argument \"bogus\" ignored\n");
+}
+END_TEST
+
+/* Without conf=, an absent default file means the built-in 8 MiB. */
+START_TEST(absent_default_file_means_8mib)
+{
+	struct result r = session("debug", NULL, 64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 8 * MiB);
+	assert_logged("<7> " PREFIX PML_DEFAULT_CONF ": not present, using the built-in default\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("pam");
+	TCase *tc = tcase_create("pam");
+	struct pml_skip skips[32];
+	size_t n_skips = 0;
+	uint64_t soft;
+	bool root = geteuid() == 0;
+	bool cap = can_raise_hard();
+	struct stat st;
+
+	pml_memlock_get(&soft, &start_hard);
+	tcase_add_checked_fixture(tc, NULL, teardown);
+#define CASE(fn, ok, why) do { \
+		if (ok) tcase_add_test(tc, fn); \
+		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
+	} while (0)
+#define NEED_ROOT "policy files must be owned by root: run make check as root"
+	CASE(raises_64k_soft_to_8mib, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
+	CASE(raise_never_lowers, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
+	CASE(set_lowers, root, NEED_ROOT);
+	CASE(soft_and_hard_apart, root, NEED_ROOT);
+	CASE(soft_above_hard_is_lowered_with_a_warning, root, NEED_ROOT);
+	CASE(dry_run_changes_nothing, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
+	CASE(share_of_ram_follows_the_formula, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
+	CASE(share_held_at_the_ceiling, root, NEED_ROOT);
+	CASE(refused_hard_raise_still_raises_soft, root && !cap && start_hard == 8 * MiB,
+	     "needs a process WITHOUT CAP_SYS_RESOURCE and an 8 MiB hard limit");
+	CASE(raises_hard_from_64k, root && cap,
+	     "raising a hard limit needs CAP_SYS_RESOURCE, which this sandbox lacks");
+	CASE(missing_conf_file_is_a_service_error, true, "");
+	CASE(syntax_error_leaves_limits_alone, root, NEED_ROOT);
+	CASE(bad_value_names_file_and_line, root, NEED_ROOT);
+	CASE(unsafe_file_is_refused, root, NEED_ROOT);
+	CASE(no_user_is_a_session_error, true, "");
+	CASE(unknown_argument_is_logged_and_ignored, root, NEED_ROOT);
+	CASE(absent_default_file_means_8mib,
+	     stat(PML_DEFAULT_CONF, &st) < 0 && start_hard == 8 * MiB,
+	     PML_DEFAULT_CONF " exists on this machine, or the hard limit is not 8 MiB");
+	suite_add_tcase(s, tc);
+	return pml_run_tap(s, skips, n_skips);
+}

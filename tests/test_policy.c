@@ -1,0 +1,164 @@
+/*
+ * The loader against golden files.  tests/data/bad/NAME.conf must be
+ * refused with exactly the lines in NAME.err ("NAME.conf:LINE: message");
+ * tests/data/good/NAME.conf must load cleanly.  Each file is copied into a
+ * private 0644 directory first, so that a group-writable checkout does not
+ * trip the safety checks.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "policy.h"
+#include "safe_read.h"
+
+#define MAX_FILES 512
+
+static char *bad_names[MAX_FILES], *good_names[MAX_FILES];
+static int n_bad, n_good;
+static char tmpdir[] = "/tmp/pml-policy-XXXXXX";
+static char logged[16384];
+
+/* Messages name the file by its path; keep only the part after tmpdir/. */
+static void capture(void *ctx, int priority, const char *message)
+{
+	const char *p = message;
+	size_t dir = strlen(tmpdir);
+
+	(void)ctx;
+	if (priority > LOG_WARNING)
+		return;
+	if (strncmp(p, tmpdir, dir) == 0 && p[dir] == '/')
+		p += dir + 1;
+	strncat(logged, p, sizeof(logged) - strlen(logged) - 2);
+	strcat(logged, "\n");
+}
+
+static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	static char buf[PML_FILE_MAX * 2];
+	size_t n;
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Copies DIR/NAME to tmpdir/NAME, mode 0644; returns the new path. */
+static const char *stage(const char *dir, const char *name)
+{
+	static char from[4096], to[4096];
+	char *buf;
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(from, sizeof(from), "%s/%s/%s", pml_test_env("PML_TESTDATA"), dir, name);
+	snprintf(to, sizeof(to), "%s/%s", tmpdir, name);
+	in = fopen(from, "re");
+	ck_assert_msg(in != NULL, "%s: %s", from, strerror(errno));
+	out = fopen(to, "we");
+	ck_assert_ptr_nonnull(out);
+	buf = malloc(1 << 20);
+	while ((n = fread(buf, 1, 1 << 20, in)) > 0)
+		fwrite(buf, 1, n, out);
+	free(buf);
+	fclose(in);
+	fclose(out);
+	chmod(to, 0644);
+	return to;
+}
+
+static int load(const char *path, struct pml_policy *policy)
+{
+	struct pml_load_options options = { path, true, geteuid(), 4096 };
+
+	logged[0] = '\0';
+	return pml_policy_load(&options, &log_to_buffer, policy);
+}
+
+START_TEST(bad_file_is_refused_with_its_message)
+{
+	const char *name = bad_names[_i];
+	char err_path[4096];
+	struct pml_policy policy;
+	int rc;
+
+	rc = load(stage("bad", name), &policy);
+	ck_assert_msg(rc == -EINVAL, "%s: got %d, want -EINVAL; log:\n%s", name, rc, logged);
+	ck_assert_ptr_null(policy.rules);
+	ck_assert_uint_eq(policy.n_files, 0);
+	snprintf(err_path, sizeof(err_path), "%s/bad/%.*s.err",
+		 pml_test_env("PML_TESTDATA"), (int)(strlen(name) - 5), name);
+	ck_assert_str_eq(logged, slurp(err_path));
+}
+END_TEST
+
+START_TEST(good_file_loads)
+{
+	const char *name = good_names[_i];
+	struct pml_policy policy;
+	int rc = load(stage("good", name), &policy);
+
+	ck_assert_msg(rc == 0, "%s refused:\n%s", name, logged);
+	ck_assert_str_eq(logged, "");
+	pml_policy_free(&policy);
+}
+END_TEST
+
+static int list(const char *dir, char **names)
+{
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", pml_test_env("PML_TESTDATA"), dir);
+	d = opendir(path);
+	if (d == NULL) {
+		perror(path);
+		exit(99);
+	}
+	while ((e = readdir(d)) != NULL && n < MAX_FILES) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 5 && strcmp(e->d_name + len - 5, ".conf") == 0)
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("policy");
+	TCase *tc = tcase_create("policy");
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 99;
+	}
+	n_bad = list("bad", bad_names);
+	n_good = list("good", good_names);
+	tcase_add_loop_test(tc, bad_file_is_refused_with_its_message, 0, n_bad);
+	tcase_add_loop_test(tc, good_file_loads, 0, n_good);
+	suite_add_tcase(s, tc);
+	pml_run_tap(s, NULL, 0);
+	{
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,277 @@
+/* The value parser: sizes, shares of RAM, floors; strict and locale-proof. */
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "size.h"
+
+#define KiB ((uint64_t)1 << 10)
+#define MiB ((uint64_t)1 << 20)
+#define GiB ((uint64_t)1 << 30)
+#define TiB ((uint64_t)1 << 40)
+
+struct good {
+	const char *text;
+	uint64_t bytes;
+};
+
+static const struct good good_sizes[] = {
+	{ "0", 0 },
+	{ "1", 1 },
+	{ "65536", 65536 },
+	{ "8B", 8 },
+	{ "8 B", 8 },
+	{ "64K", 64 * KiB },
+	{ "64 KiB", 64 * KiB },
+	{ "8M", 8 * MiB },
+	{ "8 MiB", 8 * MiB },
+	{ "8MiB", 8 * MiB },
+	{ "2 G", 2 * GiB },
+	{ "2 GiB", 2 * GiB },
+	{ "3T", 3 * TiB },
+	{ "3 TiB", 3 * TiB },
+	{ "1.5 GiB", GiB + GiB / 2 },
+	{ "0.5 KiB", 512 },
+	{ "1.5 B", 1 },			/* rounded down to a byte */
+	{ "1.999 B", 1 },
+	{ "0.001 KiB", 1 },		/* 1.024 bytes */
+	{ "0.1 MiB", 104857 },		/* 104857.6 */
+	{ "007 KiB", 7 * KiB },
+	{ "1.000000001 GiB", GiB + 1 },	/* 1.073741824 -> 1 */
+	{ "16777215 TiB", 16777215 * TiB },
+	{ "18446744073709551614", UINT64_MAX - 1 },
+	{ "unlimited", PML_UNLIMITED },
+	{ "infinity", PML_UNLIMITED },
+};
+
+START_TEST(parses_good_size)
+{
+	const struct good *g = &good_sizes[_i];
+	struct pml_amount a;
+	const char *why = NULL;
+
+	ck_assert_msg(pml_parse_size(g->text, &a, &why) == 0,
+		      "\"%s\" refused: %s", g->text, why);
+	ck_assert_int_eq(a.kind, PML_AMOUNT_BYTES);
+	ck_assert_msg(a.bytes == g->bytes, "\"%s\" gave %llu, want %llu", g->text,
+		      (unsigned long long)a.bytes, (unsigned long long)g->bytes);
+}
+END_TEST
+
+struct bad {
+	const char *text;
+	const char *why;
+};
+
+static const struct bad bad_sizes[] = {
+	{ "", "empty value" },
+	{ "-1", "a size has no sign" },
+	{ "+8 MiB", "a size has no sign" },
+	{ " 8 MiB", "unexpected blank at the start" },
+	{ "8 MiB ", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "8 ", "trailing blank" },
+	{ "8  MiB", "only one space may stand before the unit" },
+	{ "8 MB", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "8 mib", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "8 MiBs", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "0x10", "expected a plain decimal number" },
+	{ "1e6", "expected a plain decimal number" },
+	{ "1E6", "expected a plain decimal number" },
+	{ "1.5.1", "expected a plain decimal number" },
+	{ "1.", "expected a digit after the decimal point" },
+	{ ".5", "expected a number" },
+	{ "1,5 GiB", "use a decimal point, not a comma" },
+	{ "0.0000000001", "too many decimals (at most 9)" },
+	{ "nan", "expected a number" },
+	{ "inf", "expected a number" },
+	{ "Unlimited", "expected a number" },
+	{ "18446744073709551615", "too large (for no limit write \"unlimited\")" },
+	{ "18446744073709551616", "too large (for no limit write \"unlimited\")" },
+	{ "99999999999999999999999", "too large (for no limit write \"unlimited\")" },
+	{ "16777216 TiB", "too large (for no limit write \"unlimited\")" },
+	{ "17179869184 GiB", "too large (for no limit write \"unlimited\")" },
+	{ "5%", "a share of RAM is not allowed here" },
+	{ "8\tMiB", "only one space may stand before the unit" },
+};
+
+START_TEST(refuses_bad_size)
+{
+	const struct bad *b = &bad_sizes[_i];
+	struct pml_amount a;
+	const char *why = NULL;
+
+	ck_assert_msg(pml_parse_size(b->text, &a, &why) < 0, "\"%s\" accepted", b->text);
+	ck_assert_str_eq(why, b->why);
+}
+END_TEST
+
+struct good_share {
+	const char *text;
+	uint32_t share;
+};
+
+static const struct good_share good_shares[] = {
+	{ "1%", 1000 },
+	{ "100%", 100000 },
+	{ "0.001%", 1 },
+	{ "2.5%", 2500 },
+	{ "12.25%", 12250 },
+	{ "99.999%", 99999 },
+	{ "100.000%", 100000 },
+	{ "050%", 50000 },
+};
+
+START_TEST(parses_good_share)
+{
+	const struct good_share *g = &good_shares[_i];
+	struct pml_amount a;
+	const char *why = NULL;
+
+	ck_assert_msg(pml_parse_limit(g->text, &a, &why) == 0, "\"%s\": %s", g->text, why);
+	ck_assert_int_eq(a.kind, PML_AMOUNT_SHARE);
+	ck_assert_uint_eq(a.share, g->share);
+}
+END_TEST
+
+static const struct bad bad_shares[] = {
+	{ "0%", "a share of RAM must be more than 0%" },
+	{ "0.000%", "a share of RAM must be more than 0%" },
+	{ "100.001%", "a share of RAM is at most 100%" },
+	{ "101%", "a share of RAM is at most 100%" },
+	{ "1000000000000000000000%", "a share of RAM is at most 100%" },
+	{ "1.2345%", "a share has at most three decimals" },
+	{ "-5%", "a share has no sign" },
+	{ "5 %", "no space may stand before %" },
+	{ "%", "expected a number before %" },
+	{ "5%%", "expected a plain decimal number before %" },
+	{ "5% ", "expected a plain decimal number before %" },
+	{ "5.%", "expected a digit after the decimal point" },
+	{ "1e1%", "expected a plain decimal number before %" },
+};
+
+START_TEST(refuses_bad_share)
+{
+	const struct bad *b = &bad_shares[_i];
+	struct pml_amount a;
+	const char *why = NULL;
+
+	ck_assert_msg(pml_parse_limit(b->text, &a, &why) < 0, "\"%s\" accepted", b->text);
+	ck_assert_str_eq(why, b->why);
+}
+END_TEST
+
+START_TEST(limit_takes_sizes_too)
+{
+	struct pml_amount a;
+	const char *why;
+
+	ck_assert_int_eq(pml_parse_limit("8 MiB", &a, &why), 0);
+	ck_assert_int_eq(a.kind, PML_AMOUNT_BYTES);
+	ck_assert_uint_eq(a.bytes, 8 * MiB);
+	ck_assert_int_eq(pml_parse_limit("unlimited", &a, &why), 0);
+	ck_assert_uint_eq(a.bytes, PML_UNLIMITED);
+}
+END_TEST
+
+START_TEST(floor_is_page_or_size)
+{
+	struct pml_amount a;
+	const char *why = NULL;
+
+	ck_assert_int_eq(pml_parse_floor("page", &a, &why), 0);
+	ck_assert_int_eq(a.kind, PML_AMOUNT_PAGE);
+	ck_assert_int_eq(pml_parse_floor("64 KiB", &a, &why), 0);
+	ck_assert_uint_eq(a.bytes, 64 * KiB);
+	ck_assert_int_lt(pml_parse_floor("unlimited", &a, &why), 0);
+	ck_assert_str_eq(why, "a floor cannot be unlimited");
+	ck_assert_int_lt(pml_parse_floor("1%", &a, &why), 0);
+	ck_assert_str_eq(why, "a share of RAM is not allowed here");
+	ck_assert_int_lt(pml_parse_floor("pages", &a, &why), 0);
+}
+END_TEST
+
+/* login and su call setlocale(); a German LC_NUMERIC reads "1.5" as 1. */
+#define GERMAN "de_DE.UTF-8"
+
+START_TEST(ignores_the_locale)
+{
+	struct pml_amount a;
+	const char *why;
+
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, GERMAN));
+	ck_assert_str_eq(localeconv()->decimal_point, ",");
+	ck_assert_int_eq(pml_parse_size("1.5 GiB", &a, &why), 0);
+	ck_assert_uint_eq(a.bytes, GiB + GiB / 2);
+	ck_assert_int_eq(pml_parse_limit("12.5%", &a, &why), 0);
+	ck_assert_uint_eq(a.share, 12500);
+	ck_assert_int_lt(pml_parse_size("1,5 GiB", &a, &why), 0);
+}
+END_TEST
+
+struct formatted {
+	uint64_t bytes;
+	const char *text;
+};
+
+static const struct formatted formats[] = {
+	{ 8 * MiB, "8 MiB" },
+	{ 64 * KiB, "64 KiB" },
+	{ GiB + GiB / 2, "1.5 GiB" },
+	{ GiB + GiB / 4, "1.25 GiB" },
+	{ 4096, "4 KiB" },
+	{ 1000, "1000 bytes" },
+	{ 1152, "1.125 KiB" },
+	{ 104857, "104857 bytes" },
+	{ PML_UNLIMITED, "unlimited" },
+};
+
+START_TEST(formats_bytes_exactly)
+{
+	char buf[32];
+
+	pml_format_bytes(formats[_i].bytes, buf, sizeof(buf));
+	ck_assert_str_eq(buf, formats[_i].text);
+}
+END_TEST
+
+START_TEST(formats_shares)
+{
+	char buf[16];
+
+	pml_format_share(2500, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2.5%");
+	pml_format_share(1, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0.001%");
+	pml_format_share(100000, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "100%");
+}
+END_TEST
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+int main(void)
+{
+	Suite *s = suite_create("size");
+	TCase *tc = tcase_create("size");
+	struct pml_skip skips[1];
+	size_t n_skips = 0;
+
+	tcase_add_loop_test(tc, parses_good_size, 0, COUNT(good_sizes));
+	tcase_add_loop_test(tc, refuses_bad_size, 0, COUNT(bad_sizes));
+	tcase_add_loop_test(tc, parses_good_share, 0, COUNT(good_shares));
+	tcase_add_loop_test(tc, refuses_bad_share, 0, COUNT(bad_shares));
+	tcase_add_test(tc, limit_takes_sizes_too);
+	tcase_add_test(tc, floor_is_page_or_size);
+	if (setlocale(LC_ALL, GERMAN) != NULL)
+		tcase_add_test(tc, ignores_the_locale);
+	else
+		skips[n_skips++] = (struct pml_skip){ "ignores_the_locale",
+			"locale " GERMAN " is not installed (localedef -i de_DE -f UTF-8 " GERMAN ")" };
+	setlocale(LC_ALL, "C");
+	tcase_add_loop_test(tc, formats_bytes_exactly, 0, COUNT(formats));
+	tcase_add_test(tc, formats_shares);
+	suite_add_tcase(s, tc);
+	return pml_run_tap(s, skips, n_skips);
+}

@@ -55,14 +55,14 @@ static char *slurp(const char *path)
 }
 
 /* Copies DIR/NAME to tmpdir/NAME, mode 0644; returns the new path. */
-static const char *stage(const char *dir, const char *name)
+static const char *stage_from(const char *dir, const char *name)
 {
 	static char from[4096], to[4096];
 	char *buf;
 	FILE *in, *out;
 	size_t n;
 
-	snprintf(from, sizeof(from), "%s/%s/%s", pml_test_env("PML_TESTDATA"), dir, name);
+	snprintf(from, sizeof(from), "%s/%s", dir, name);
 	snprintf(to, sizeof(to), "%s/%s", tmpdir, name);
 	in = fopen(from, "re");
 	ck_assert_msg(in != NULL, "%s: %s", from, strerror(errno));
@@ -76,6 +76,15 @@ static const char *stage(const char *dir, const char *name)
 	fclose(out);
 	chmod(to, 0644);
 	return to;
+}
+
+/* The same for a golden file under tests/data/DIR. */
+static const char *stage(const char *dir, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", pml_test_env("PML_TESTDATA"), dir);
+	return stage_from(path, name);
 }
 
 static int load(const char *path, struct pml_policy *policy)
@@ -100,6 +109,26 @@ START_TEST(bad_file_is_refused_with_its_message)
 	snprintf(err_path, sizeof(err_path), "%s/bad/%.*s.err",
 		 pml_test_env("PML_TESTDATA"), (int)(strlen(name) - 5), name);
 	ck_assert_str_eq(logged, slurp(err_path));
+}
+END_TEST
+
+/* The policy `make install` ships must stay valid as its comments change. */
+START_TEST(shipped_policy_loads)
+{
+	char path[4096];
+	struct pml_policy policy;
+	const char *staged;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/conf", pml_test_env("PML_SRCDIR"));
+	staged = stage_from(path, "memlock.conf");
+	rc = load(staged, &policy);
+	ck_assert_msg(rc == 0, "conf/memlock.conf refused:\n%s", logged);
+	ck_assert_str_eq(logged, "");
+	ck_assert(policy.top.v[PML_KEY_LIMIT].set);
+	ck_assert_uint_eq(policy.top.v[PML_KEY_LIMIT].amount.bytes, 8u << 20);
+	ck_assert_uint_eq(policy.n_rules, 0);
+	pml_policy_free(&policy);
 }
 END_TEST
 
@@ -151,6 +180,7 @@ int main(void)
 	n_good = list("good", good_names);
 	tcase_add_loop_test(tc, bad_file_is_refused_with_its_message, 0, n_bad);
 	tcase_add_loop_test(tc, good_file_loads, 0, n_good);
+	tcase_add_test(tc, shipped_policy_loads);
 	suite_add_tcase(s, tc);
 	pml_run_tap(s, NULL, 0);
 	{

@@ -10,6 +10,10 @@ if [ "$exports" = "pam_sm_close_session pam_sm_open_session " ]; then
 else
 	echo "not ok 1 - exports only the entry points; it exports: $exports"
 fi
+if [ "${PML_SANITIZERS:-no}" = yes ]; then
+	echo "ok 2 - imports only libc, libpam and libconfig symbols # SKIP the sanitizer runtime supplies unversioned libc symbols"
+	exit 0
+fi
 undefined=$(nm -D --undefined-only "$module" | awk '{ print $2 }' | grep -v -e '^_' -e '@GLIBC' -e '^pam_' -e '^config_' | tr '\n' ' ')
 if [ -z "$undefined" ]; then
 	echo "ok 2 - imports only libc, libpam and libconfig symbols"

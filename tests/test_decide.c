@@ -43,7 +43,7 @@ static void decide_on(const char *text, uint64_t ram, uint64_t page,
 	struct pml_machine machine = { ram, page };
 
 	logged[0] = '\0';
-	pml_policy_init(&policy);
+	pml_policy_free(&policy);	/* the previous call's, if any */
 	ck_assert_msg(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
 					  &log_to_buffer) == 0, "%s", logged);
 	ck_assert_msg(pml_policy_validate(&policy, page, &log_to_buffer) == 0, "%s", logged);

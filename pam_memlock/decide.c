@@ -4,7 +4,7 @@
 
 #include "settings.h"
 
-static bool name_in(const struct pml_names *names, const char *name)
+bool pml_names_contain(const struct pml_names *names, const char *name)
 {
 	size_t i;
 
@@ -22,7 +22,7 @@ static bool any_group_in(const struct pml_names *names,
 	size_t i;
 
 	for (i = 0; i < identity->n_groups; i++)
-		if (name_in(names, identity->groups[i]))
+		if (pml_names_contain(names, identity->groups[i]))
 			return true;
 	return false;
 }
@@ -40,9 +40,9 @@ static bool uid_in(const struct pml_rule *rule, uid_t uid)
 bool pml_rule_matches(const struct pml_rule *rule,
 		      const struct pml_identity *identity)
 {
-	if (rule->users.n > 0 && !name_in(&rule->users, identity->user))
+	if (rule->users.n > 0 && !pml_names_contain(&rule->users, identity->user))
 		return false;
-	if (rule->services.n > 0 && !name_in(&rule->services, identity->service))
+	if (rule->services.n > 0 && !pml_names_contain(&rule->services, identity->service))
 		return false;
 	if (rule->n_uids > 0 &&
 	    (!identity->looked_up || !uid_in(rule, identity->uid)))

@@ -42,6 +42,9 @@ struct pml_decision {
 	bool soft_lowered_to_hard;		/* soft came out above hard */
 };
 
+/* Is NAME (which may be NULL) one of NAMES? */
+bool pml_names_contain(const struct pml_names *names, const char *name);
+
 /* Does RULE apply to this session?  Rules with uid or group keys need
  * identity->looked_up. */
 bool pml_rule_matches(const struct pml_rule *rule,

@@ -7,6 +7,7 @@
 #define PML_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <syslog.h>
 
 struct pml_log {
@@ -24,6 +25,14 @@ void pml_log(const struct pml_log *log, int priority, const char *fmt, ...)
 void pml_log_at(const struct pml_log *log, int priority, const char *file,
 		unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/*
+ * VALUE in double quotes for a log line, at most LEN bytes with the NUL:
+ * control characters, quotes, backslashes and bytes of 0x7f and above as
+ * \xNN (syslog and journald treat raw ones as binary), and "..." where it
+ * had to be cut.  Returns BUF.
+ */
+const char *pml_quote(const char *value, char *buf, size_t len);
 
 /* A logger that writes "PROGRAM: message" lines to stderr. */
 void pml_log_stderr(void *ctx, int priority, const char *message);

@@ -67,7 +67,10 @@ static int by_name(const void *a, const void *b)
 /* The drop-in names in DIRFD, sorted in byte order. */
 static int list_dropins(int dirfd, char ***names, size_t *count)
 {
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	/* A descriptor of its own for closedir to close; openat rather than
+	 * fcntl(F_DUPFD_CLOEXEC): one symbol fewer for libpam's dlopen to bind
+	 * (RTLD_NOW) in every session. */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dir;
 	struct dirent *entry;
 	char **list = NULL;
@@ -99,7 +102,8 @@ static int list_dropins(int dirfd, char ***names, size_t *count)
 	if (rc == 0 && errno != 0)
 		rc = -errno;
 	closedir(dir);
-	if (rc == 0)
+	/* qsort's base must not be NULL, even for no elements. */
+	if (rc == 0 && n > 1)
 		qsort(list, n, sizeof(*list), by_name);
 	*names = list;
 	*count = n;
@@ -115,11 +119,22 @@ static void free_names(char **names, size_t count)
 	free(names);
 }
 
+/* strrchr(path, '/'), by hand: one import fewer to bind in every session. */
+static const char *last_slash(const char *path)
+{
+	const char *slash = NULL;
+
+	for (; *path != '\0'; path++)
+		if (*path == '/')
+			slash = path;
+	return slash;
+}
+
 /* DIR is the directory part of the main file's path, with its slash. */
 static int load_dropins(struct pml_policy *policy, const char *main_path,
 			uid_t owner, const struct pml_log *log)
 {
-	const char *slash = strrchr(main_path, '/');
+	const char *slash = last_slash(main_path);
 	char dir[4096], shown[4096 + 256];
 	char **names = NULL;
 	size_t count = 0, i;
@@ -131,13 +146,16 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 	if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - main_path),
 		     main_path, DROPIN_DIR) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* No O_DIRECTORY: with it, a symlink fails as ENOTDIR, not ELOOP, and
+	 * could not be told from a file.  fstat below refuses anything but a
+	 * directory; O_NONBLOCK keeps a FIFO of that name from hanging us. */
+	fd = openat(AT_FDCWD, dir,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
 		log_read_error(log, dir, -errno,
-			       errno == ELOOP ? "is a symbolic link" :
-			       errno == ENOTDIR ? "is not a directory" : NULL);
+			       errno == ELOOP ? "is a symbolic link" : NULL);
 		return -EINVAL;
 	}
 	rc = pml_check_dir_fd(fd, owner, &why);

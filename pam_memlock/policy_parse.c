@@ -14,12 +14,25 @@
 #include "settings.h"
 #include "text_check.h"
 
+/* What kind of value a key takes: the three parsers of size.h. */
+enum value_kind {
+	VALUE_LIMIT,	/* limit, soft, hard */
+	VALUE_FLOOR,
+	VALUE_CEILING,
+	VALUE_NONE,	/* nothing parsed yet */
+};
+
 struct parser {
 	struct pml_policy *policy;
 	unsigned file;
 	const struct pml_log *log;
 	int rc;			/* 0, -EINVAL or -ENOMEM */
 	unsigned problems;
+	/* The last value parsed without error: long rule lists repeat a few
+	 * values, and comparing is cheaper than parsing again. */
+	enum value_kind last_kind;
+	const char *last_text;
+	struct pml_amount last_amount;
 };
 
 static const char *file_name(const struct parser *p)
@@ -57,29 +70,6 @@ static void problem(struct parser *p, const config_setting_t *s,
 static void out_of_memory(struct parser *p)
 {
 	p->rc = -ENOMEM;
-}
-
-/* Quotes a value for a message, escaping what a log should not carry. */
-static const char *quoted(const char *value, char *buf, size_t len)
-{
-	size_t i = 0;
-
-	buf[i++] = '"';
-	for (; *value != '\0' && i + 6 < len; value++) {
-		unsigned char c = (unsigned char)*value;
-
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
-			i += (size_t)snprintf(buf + i, len - i, "\\x%02x", c);
-		else
-			buf[i++] = (char)c;
-	}
-	if (*value != '\0' && i + 4 < len) {
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i++] = '"';
-	buf[i] = '\0';
-	return buf;
 }
 
 static const char *type_name(const config_setting_t *s)
@@ -140,35 +130,56 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 			out->mode = PML_MODE_SET;
 		else {
 			problem(p, s, "mode: expected \"raise\" or \"set\", not %s",
-				quoted(text, buf, sizeof(buf)));
+				pml_quote(text, buf, sizeof(buf)));
 			return;
 		}
 	} else {
-		if (key == PML_KEY_FLOOR)
-			rc = pml_parse_floor(text, &out->amount, &why);
-		else if (key == PML_KEY_CEILING)
-			rc = pml_parse_size(text, &out->amount, &why);
-		else
-			rc = pml_parse_limit(text, &out->amount, &why);
-		if (rc < 0) {
-			problem(p, s, "%s: %s: %s", name,
-				quoted(text, buf, sizeof(buf)), why);
-			return;
+		enum value_kind kind = key == PML_KEY_FLOOR ? VALUE_FLOOR
+				       : key == PML_KEY_CEILING ? VALUE_CEILING
+				       : VALUE_LIMIT;
+
+		if (kind == p->last_kind && strcmp(text, p->last_text) == 0) {
+			out->amount = p->last_amount;
+		} else {
+			if (kind == VALUE_FLOOR)
+				rc = pml_parse_floor(text, &out->amount, &why);
+			else if (kind == VALUE_CEILING)
+				rc = pml_parse_size(text, &out->amount, &why);
+			else
+				rc = pml_parse_limit(text, &out->amount, &why);
+			if (rc < 0) {
+				problem(p, s, "%s: %s: %s", name,
+					pml_quote(text, buf, sizeof(buf)), why);
+				return;
+			}
+			p->last_kind = kind;
+			p->last_text = text;
+			p->last_amount = out->amount;
 		}
 	}
 	out->set = true;
 	out->at = origin(p, s);
 }
 
-/* Returns the key a setting name stands for, or PML_KEY_COUNT. */
+/*
+ * Returns the key a setting name stands for, or PML_KEY_COUNT.  This runs
+ * for every key of every rule, so the first letter picks the one name to
+ * compare with, instead of comparing with all six.
+ */
 static enum pml_key settings_key(const char *name)
 {
-	int key;
+	enum pml_key key;
 
-	for (key = 0; key < PML_KEY_COUNT; key++)
-		if (strcmp(name, pml_key_name((enum pml_key)key)) == 0)
-			return (enum pml_key)key;
-	return PML_KEY_COUNT;
+	switch (name[0]) {
+	case 'l': key = PML_KEY_LIMIT; break;
+	case 's': key = PML_KEY_SOFT; break;
+	case 'h': key = PML_KEY_HARD; break;
+	case 'f': key = PML_KEY_FLOOR; break;
+	case 'c': key = PML_KEY_CEILING; break;
+	case 'm': key = PML_KEY_MODE; break;
+	default: return PML_KEY_COUNT;
+	}
+	return strcmp(name, pml_key_name(key)) == 0 ? key : PML_KEY_COUNT;
 }
 
 /* A string, or a non-empty list or array of strings. */
@@ -266,6 +277,23 @@ static const char *parse_uid_range(const char *text, struct pml_uid_range *out)
 	return NULL;
 }
 
+/* The element of list S that holds TEXT, for its line; S for a string. */
+static const config_setting_t *holder(const config_setting_t *s,
+				      const char *text)
+{
+	int i, n = config_setting_type(s) == CONFIG_TYPE_STRING
+		   ? 0 : config_setting_length(s);
+
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+		if (config_setting_type(e) == CONFIG_TYPE_STRING &&
+		    config_setting_get_string(e) == text)
+			return e;
+	}
+	return s;
+}
+
 static void parse_uids(struct parser *p, const config_setting_t *s,
 		       struct pml_rule *rule)
 {
@@ -285,7 +313,8 @@ static void parse_uids(struct parser *p, const config_setting_t *s,
 		const char *why = parse_uid_range(texts.v[i], &rule->uids[rule->n_uids]);
 
 		if (why != NULL)
-			problem(p, s, "uid: %s: %s", quoted(texts.v[i], buf, sizeof(buf)), why);
+			problem(p, holder(s, texts.v[i]), "uid: %s: %s",
+				pml_quote(texts.v[i], buf, sizeof(buf)), why);
 		else
 			rule->n_uids++;
 	}
@@ -417,7 +446,7 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 			const char *text, size_t len,
 			const struct pml_log *log)
 {
-	struct parser p = { policy, 0, log, 0, 0 };
+	struct parser p = { policy, 0, log, 0, 0, VALUE_NONE, NULL, { 0, 0, 0 } };
 	config_t *config;
 	int rc;
 

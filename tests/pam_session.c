@@ -1,5 +1,6 @@
 #include "pam_session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -116,4 +117,18 @@ int pml_memlock_set(uint64_t soft, uint64_t hard)
 			     hard == UINT64_MAX ? RLIM_INFINITY : hard };
 
 	return setrlimit(RLIMIT_MEMLOCK, &rl) < 0 ? -errno : 0;
+}
+
+int pml_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory stream's own */
 }

@@ -41,4 +41,7 @@ int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
 void pml_memlock_get(uint64_t *soft, uint64_t *hard);
 int pml_memlock_set(uint64_t soft, uint64_t hard);
 
+/* Descriptors open in this process now (from /proc/self/fd). */
+int pml_count_fds(void);
+
 #endif

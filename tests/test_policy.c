@@ -5,7 +5,6 @@
  * private 0644 directory first, so that a group-writable checkout does not
  * trip the safety checks.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "golden.h"
 #include "harness.h"
 #include "policy.h"
 #include "safe_read.h"
 
-#define MAX_FILES 512
 
-static char *bad_names[MAX_FILES], *good_names[MAX_FILES];
+static char *bad_names[PML_GOLDEN_MAX], *good_names[PML_GOLDEN_MAX];
 static int n_bad, n_good;
 static char tmpdir[] = "/tmp/pml-policy-XXXXXX";
 static char logged[16384];
@@ -40,19 +39,6 @@ static void capture(void *ctx, int priority, const char *message)
 }
 
 static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	static char buf[PML_FILE_MAX * 2];
-	size_t n;
-
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* Copies DIR/NAME to tmpdir/NAME, mode 0644; returns the new path. */
 static const char *stage_from(const char *dir, const char *name)
@@ -98,7 +84,7 @@ static int load(const char *path, struct pml_policy *policy)
 START_TEST(bad_file_is_refused_with_its_message)
 {
 	const char *name = bad_names[_i];
-	char err_path[4096];
+	char err_path[4096], *want;
 	struct pml_policy policy;
 	int rc;
 
@@ -108,7 +94,9 @@ START_TEST(bad_file_is_refused_with_its_message)
 	ck_assert_uint_eq(policy.n_files, 0);
 	snprintf(err_path, sizeof(err_path), "%s/bad/%.*s.err",
 		 pml_test_env("PML_TESTDATA"), (int)(strlen(name) - 5), name);
-	ck_assert_str_eq(logged, slurp(err_path));
+	want = pml_golden_read(err_path, NULL);
+	ck_assert_str_eq(logged, want);
+	free(want);
 }
 END_TEST
 
@@ -144,29 +132,6 @@ START_TEST(good_file_loads)
 }
 END_TEST
 
-static int list(const char *dir, char **names)
-{
-	char path[4096];
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", pml_test_env("PML_TESTDATA"), dir);
-	d = opendir(path);
-	if (d == NULL) {
-		perror(path);
-		exit(99);
-	}
-	while ((e = readdir(d)) != NULL && n < MAX_FILES) {
-		size_t len = strlen(e->d_name);
-
-		if (len > 5 && strcmp(e->d_name + len - 5, ".conf") == 0)
-			names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	return n;
-}
-
 int main(void)
 {
 	Suite *s = suite_create("policy");
@@ -176,8 +141,8 @@ int main(void)
 		perror("mkdtemp");
 		return 99;
 	}
-	n_bad = list("bad", bad_names);
-	n_good = list("good", good_names);
+	n_bad = pml_golden_list("bad", bad_names);
+	n_good = pml_golden_list("good", good_names);
 	tcase_add_loop_test(tc, bad_file_is_refused_with_its_message, 0, n_bad);
 	tcase_add_loop_test(tc, good_file_loads, 0, n_good);
 	tcase_add_test(tc, shipped_policy_loads);

@@ -1,0 +1,210 @@
+/*
+ * No state shared between sessions: two threads, each with its own PAM
+ * handles, open sessions through the real module at the same time (dry_run
+ * and debug, so that the decision is logged and the limits, which belong to
+ * the whole process, stay as they are).  Every session must return and log
+ * exactly what the same session returned and logged when it ran alone.
+ * The threads use different users, so that one thread's user, rule or
+ * groups showing up in the other's log is caught.
+ *
+ * The log is caught per thread: this program defines syslog() and its
+ * relatives (libpam's pam_syslog ends there) and writes each line to a
+ * thread-local buffer.
+ */
+#undef _FORTIFY_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <security/pam_appl.h>
+
+#include "harness.h"
+#include "pam_session.h"
+
+#define ROUNDS 200
+#define LOG_SIZE 8192
+
+/* Two rules need NSS (group, uid), one needs the service; shares of RAM
+ * go through floor and ceiling. */
+static const char policy[] =
+	"limit = \"1%\";\n"
+	"floor = \"1 MiB\";\n"
+	"ceiling = \"6 MiB\";\n"
+	"rules = (\n"
+	"  { group = \"root\"; soft = \"2 MiB\"; hard = \"0.5%\"; },\n"
+	"  { uid = \"65534\"; limit = \"0.001%\"; mode = \"set\"; },\n"
+	"  { user = \"nobody\"; service = \"" PML_TEST_SERVICE "\"; soft = \"3 MiB\"; }\n"
+	");\n";
+
+static __thread char thread_log[LOG_SIZE];
+static __thread size_t thread_used;
+
+static void capture(int priority, const char *fmt, va_list ap)
+{
+	char line[2048];
+	int n;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = snprintf(thread_log + thread_used, sizeof(thread_log) - thread_used,
+		     "<%d> %s\n", LOG_PRI(priority), line);
+	if (n > 0 && (size_t)n < sizeof(thread_log) - thread_used)
+		thread_used += (size_t)n;
+}
+
+void vsyslog(int priority, const char *fmt, va_list ap)
+{
+	capture(priority, fmt, ap);
+}
+
+void syslog(int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	capture(priority, fmt, ap);
+	va_end(ap);
+}
+
+void __syslog_chk(int priority, int flag, const char *fmt, ...);
+void __vsyslog_chk(int priority, int flag, const char *fmt, va_list ap);
+
+void __syslog_chk(int priority, int flag, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)flag;
+	va_start(ap, fmt);
+	capture(priority, fmt, ap);
+	va_end(ap);
+}
+
+void __vsyslog_chk(int priority, int flag, const char *fmt, va_list ap)
+{
+	(void)flag;
+	capture(priority, fmt, ap);
+}
+
+static struct pml_pam_env env;
+
+struct session_result {
+	int rc;
+	char log[LOG_SIZE];
+};
+
+static void one_session(const char *user, struct session_result *out)
+{
+	thread_used = 0;
+	thread_log[0] = '\0';
+	out->rc = pml_pam_open_close(&env, PML_TEST_SERVICE, user);
+	memcpy(out->log, thread_log, sizeof(out->log));
+}
+
+struct worker {
+	const char *user;
+	const struct session_result *reference;
+	pthread_barrier_t *start;
+	unsigned mismatches;
+	struct session_result first_mismatch;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct session_result *r = malloc(sizeof(*r));
+	int i;
+
+	if (r == NULL)
+		abort();
+	pthread_barrier_wait(w->start);
+	for (i = 0; i < ROUNDS; i++) {
+		one_session(w->user, r);
+		if (r->rc != w->reference->rc ||
+		    strcmp(r->log, w->reference->log) != 0) {
+			if (w->mismatches++ == 0)
+				w->first_mismatch = *r;
+		}
+	}
+	free(r);
+	return NULL;
+}
+
+static void setup(void)
+{
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf dry_run debug",
+					  policy), 0);
+}
+
+static void teardown(void)
+{
+	pml_pam_env_remove(&env);
+}
+
+/* Runs USERS[0] and USERS[1] in two threads against references made alone. */
+static void run_two(const char *user0, const char *user1)
+{
+	static struct session_result reference[2];
+	const char *users[2] = { user0, user1 };
+	struct worker workers[2];
+	pthread_barrier_t start;
+	pthread_t threads[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		one_session(users[i], &reference[i]);
+		ck_assert_msg(reference[i].rc == PAM_SUCCESS, "%s: rc %d; log:\n%s",
+			      users[i], reference[i].rc, reference[i].log);
+		/* The decision really is logged (debug) and differs by user. */
+		ck_assert_ptr_nonnull(strstr(reference[i].log, "dry_run: user \""));
+	}
+	ck_assert_int_eq(pthread_barrier_init(&start, NULL, 2), 0);
+	for (i = 0; i < 2; i++) {
+		workers[i] = (struct worker){ users[i], &reference[i], &start, 0, { 0, "" } };
+		ck_assert_int_eq(pthread_create(&threads[i], NULL, work, &workers[i]), 0);
+	}
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
+	pthread_barrier_destroy(&start);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(workers[i].mismatches == 0,
+			      "%s: %u of %d sessions differ from the one run alone; first: rc %d, log:\n%s\nwanted rc %d, log:\n%s",
+			      users[i], workers[i].mismatches, ROUNDS,
+			      workers[i].first_mismatch.rc, workers[i].first_mismatch.log,
+			      reference[i].rc, reference[i].log);
+}
+
+START_TEST(same_user_in_two_threads)
+{
+	run_two("root", "root");
+}
+END_TEST
+
+START_TEST(different_users_in_two_threads)
+{
+	run_two("root", "nobody");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("threads");
+	TCase *tc = tcase_create("threads");
+	struct pml_skip skips[2];
+
+	if (geteuid() != 0) {
+		skips[0] = (struct pml_skip){ "same_user_in_two_threads",
+			"policy files must be owned by root: run make check as root" };
+		skips[1] = (struct pml_skip){ "different_users_in_two_threads", skips[0].reason };
+		return pml_run_tap(s, skips, 2);
+	}
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, same_user_in_two_threads);
+	tcase_add_test(tc, different_users_in_two_threads);
+	suite_add_tcase(s, tc);
+	return pml_run_tap(s, NULL, 0);
+}

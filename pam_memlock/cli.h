@@ -1,0 +1,60 @@
+/*
+ * memlockctl: the commands, and what they share.  Everything a command
+ * knows about the policy it learns from the module's own loader and
+ * decision code (libpml): there is no second parser.
+ */
+#ifndef PML_CLI_H
+#define PML_CLI_H
+
+#include <stdbool.h>
+
+#include "decide.h"
+#include "log.h"
+#include "policy.h"
+
+/* Exit statuses (memlockctl(8), EXIT STATUS). */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1		/* invalid policy, unknown user, warnings
+				 * under --strict, a write error */
+#define CLI_EXIT_USAGE 2
+
+struct cli_options {
+	const char *conf;	/* the main policy file, absolute */
+	bool conf_given;	/* --conf: no drop-ins, a missing file is an error */
+	const char *user;	/* explain */
+	const char *service;	/* explain --service */
+	bool strict;		/* check --strict */
+	bool json;		/* explain/show --json */
+};
+
+/* What the logger handed to libpml saw. */
+struct cli_log_state {
+	unsigned errors, warnings;
+};
+
+/*
+ * A logger for libpml that prints to stderr: messages that begin with a
+ * file name ("FILE:LINE: message") exactly as they are, others after
+ * "memlockctl: ".  Debug and info messages are dropped.
+ */
+void cli_log_init(struct pml_log *log, struct cli_log_state *state);
+
+/*
+ * Loads the policy the way the module does (owner root; drop-ins unless
+ * --conf) and probes the machine.  Returns 0, or -errno after logging.
+ */
+int cli_load(const struct cli_options *options, const struct pml_log *log,
+	     struct pml_policy *policy, struct pml_machine *machine);
+
+/* Was the main file there (or are the built-in defaults standing in)? */
+bool cli_main_file_read(const struct pml_policy *policy,
+			const struct cli_options *options);
+
+/* Flushes stdout; a write error (a full disk, a closed pipe) is a failure. */
+int cli_finish_output(int status);
+
+int cli_check(const struct cli_options *options);
+int cli_explain(const struct cli_options *options);
+int cli_show(const struct cli_options *options);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * memlockctl check: is the policy valid, and is anything in it likely
+ * wrong?  Like `visudo -c`: quiet on stdout but for one closing line.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+
+#include "cli_text.h"
+#include "lint.h"
+
+/* NULL with one of these errno values means "no such entry" (getpwnam(3));
+ * anything else is NSS failing, and then nothing can be said. */
+static int lookup_result(bool found)
+{
+	if (found)
+		return 1;
+	return errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF ||
+	       errno == EPERM ? 0 : -1;
+}
+
+static int user_known(const char *name, void *ctx)
+{
+	(void)ctx;
+	errno = 0;
+	return lookup_result(getpwnam(name) != NULL);
+}
+
+static int group_known(const char *name, void *ctx)
+{
+	(void)ctx;
+	errno = 0;
+	return lookup_result(getgrnam(name) != NULL);
+}
+
+static const struct pml_lint_names nss = { user_known, group_known, NULL };
+
+int cli_check(const struct cli_options *options)
+{
+	struct cli_log_state state;
+	struct pml_log log;
+	struct pml_policy policy;
+	struct pml_machine machine;
+	unsigned warnings;
+	int rc;
+
+	cli_log_init(&log, &state);
+	rc = cli_load(options, &log, &policy, &machine);
+	if (rc < 0) {
+		if (state.errors > 0)
+			fprintf(stderr,
+				"memlockctl: %s: invalid (%u %s): pam_memlock would refuse this policy and change no limit\n",
+				options->conf, state.errors,
+				cli_plural(state.errors, "error", "errors"));
+		return CLI_EXIT_FAIL;
+	}
+	warnings = pml_lint(&policy, &machine, &nss, &log);
+	if (warnings > 0 && options->strict) {
+		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
+			options->conf, warnings, cli_plural(warnings, "warning", "warnings"));
+		pml_policy_free(&policy);
+		return CLI_EXIT_FAIL;
+	}
+	printf("%s: %s", options->conf,
+	       cli_main_file_read(&policy, options) ? "OK"
+	       : "not present, built-in defaults; OK");
+	if (warnings > 0)
+		printf(", %u %s", warnings, cli_plural(warnings, "warning", "warnings"));
+	printf(" (%zu %s, %zu %s)\n", policy.n_files,
+	       cli_plural(policy.n_files, "file", "files"), policy.n_rules,
+	       cli_plural(policy.n_rules, "rule", "rules"));
+	pml_policy_free(&policy);
+	return cli_finish_output(CLI_EXIT_OK);
+}

@@ -1,0 +1,354 @@
+/*
+ * memlockctl explain USER: what the module would set for USER on this
+ * machine, and why.  It calls pml_evaluate exactly as the module's
+ * session code does, so the two cannot disagree; only the printing is
+ * its own.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_json.h"
+#include "cli_text.h"
+#include "evaluate.h"
+#include "settings.h"
+#include "size.h"
+
+#define ORIGIN_MAX 4200
+#define HUMAN_MAX 32
+
+/* The rule's settings, or NULL when the top level decided. */
+static const struct pml_settings *own_settings(const struct pml_decision *d)
+{
+	return d->rule != NULL ? &d->rule->settings : NULL;
+}
+
+/* The key a setting is, from where it sits in its level. */
+static enum pml_key key_of(const struct pml_policy *policy,
+			   const struct pml_decision *d,
+			   const struct pml_setting *s)
+{
+	const struct pml_settings *own = own_settings(d);
+
+	if (own != NULL && s >= own->v && s < own->v + PML_KEY_COUNT)
+		return (enum pml_key)(s - own->v);
+	return (enum pml_key)(s - policy->top.v);
+}
+
+static bool from_rule(const struct pml_decision *d, const struct pml_setting *s)
+{
+	const struct pml_settings *own = own_settings(d);
+
+	return own != NULL && s >= own->v && s < own->v + PML_KEY_COUNT;
+}
+
+/* "limit = "1%" at FILE:LINE (rule)", or "built-in default". */
+static void describe(const struct pml_evaluation *e, const struct pml_setting *s,
+		     enum pml_key key, char *buf, size_t len)
+{
+	char at[ORIGIN_MAX - 100], value[CLI_VALUE_MAX];
+
+	if (s == NULL) {
+		snprintf(buf, len, "built-in default");
+		return;
+	}
+	pml_describe_origin(&e->policy, s, at, sizeof(at));
+	cli_format_value(s, key, value, sizeof(value));
+	snprintf(buf, len, "%s = \"%s\" at %s (%s)", pml_key_name(key), value, at,
+		 from_rule(&e->decision, s) ? "rule" : "top level");
+}
+
+/* "8388608 bytes (8 MiB)", "unlimited". */
+static void amount_text(uint64_t bytes, char *buf, size_t len)
+{
+	char human[HUMAN_MAX];
+
+	if (bytes == PML_UNLIMITED) {
+		snprintf(buf, len, "unlimited");
+		return;
+	}
+	pml_format_bytes(bytes, human, sizeof(human));
+	if (strstr(human, "bytes") != NULL)
+		snprintf(buf, len, "%s", human);
+	else
+		snprintf(buf, len, "%llu bytes (%s)", (unsigned long long)bytes, human);
+}
+
+static const char *clamp_text(enum pml_clamp clamp)
+{
+	switch (clamp) {
+	case PML_CLAMP_FLOOR:
+		return "raised to the floor";
+	case PML_CLAMP_CEILING:
+		return "held at the ceiling";
+	default:
+		return "between floor and ceiling: the share decides";
+	}
+}
+
+static void print_share(const struct pml_evaluation *e, const struct pml_side *side)
+{
+	const struct pml_settings *own = own_settings(&e->decision);
+	const struct pml_setting *floor = pml_pick(own, &e->policy.top, PML_KEY_FLOOR);
+	const struct pml_setting *ceiling = pml_pick(own, &e->policy.top, PML_KEY_CEILING);
+	char share[16], a[64], b[64], origin[ORIGIN_MAX];
+
+	pml_format_share(side->from->amount.share, share, sizeof(share));
+	amount_text(e->machine.ram, a, sizeof(a));
+	printf("  RAM:      %s\n", a);
+	amount_text(side->share_exact, a, sizeof(a));
+	printf("  share:    %s of RAM = %s\n", share, a);
+	amount_text(side->share_paged, a, sizeof(a));
+	amount_text(e->machine.page_size, b, sizeof(b));
+	printf("  paged:    %s, rounded down to a whole page of %s\n", a, b);
+	amount_text(side->floor, a, sizeof(a));
+	describe(e, floor, PML_KEY_FLOOR, origin, sizeof(origin));
+	printf("  floor:    %s, %s\n", a, origin);
+	amount_text(side->ceiling, a, sizeof(a));
+	describe(e, ceiling, PML_KEY_CEILING, origin, sizeof(origin));
+	printf("  ceiling:  %s, %s\n", a, origin);
+	printf("  result:   %s\n", clamp_text(side->clamp));
+}
+
+/* What a side came to before soft was lowered to hard. */
+static uint64_t wanted_bytes(const struct pml_side *side)
+{
+	if (side->from == NULL)
+		return PML_DEFAULT_LIMIT;
+	if (side->from->amount.kind != PML_AMOUNT_SHARE)
+		return side->from->amount.bytes;
+	return side->clamp == PML_CLAMP_FLOOR ? side->floor
+	       : side->clamp == PML_CLAMP_CEILING ? side->ceiling
+	       : side->share_paged;
+}
+
+static void print_side(const struct pml_evaluation *e, const char *name,
+		       const struct pml_side *side, bool lowered)
+{
+	char bytes[64], origin[ORIGIN_MAX];
+
+	amount_text(side->bytes, bytes, sizeof(bytes));
+	printf("%s:%*s%s\n", name, (int)(11 - strlen(name)), "", bytes);
+	describe(e, side->from,
+		 side->from != NULL ? key_of(&e->policy, &e->decision, side->from)
+				    : PML_KEY_LIMIT,
+		 origin, sizeof(origin));
+	printf("  from:     %s\n", origin);
+	if (side->from != NULL && side->from->amount.kind == PML_AMOUNT_SHARE)
+		print_share(e, side);
+	if (lowered) {
+		amount_text(wanted_bytes(side), bytes, sizeof(bytes));
+		printf("  lowered:  the policy says %s, above the hard limit; the module lowers soft to hard\n",
+		       bytes);
+	}
+}
+
+static bool user_known(const struct pml_evaluation *e)
+{
+	if (e->identity.looked_up)
+		return true;
+	errno = 0;
+	return getpwnam(e->identity.user) != NULL;
+}
+
+static const char *decided_by(const struct pml_evaluation *e, char *buf, size_t len)
+{
+	const struct pml_decision *d = &e->decision;
+
+	if (d->rule != NULL)
+		snprintf(buf, len, "rule %s:%u",
+			 pml_policy_file_name(&e->policy, d->rule->at), d->rule->at.line);
+	else if (d->soft.from == NULL && d->hard.from == NULL && d->mode_from == NULL)
+		snprintf(buf, len, "built-in default%s",
+			 e->policy.n_rules > 0 ? " (no rule matches)" : "");
+	else
+		snprintf(buf, len, "top level%s",
+			 e->policy.n_rules > 0 ? " (no rule matches)" : "");
+	return buf;
+}
+
+static void print_text(const struct pml_evaluation *e)
+{
+	const struct pml_decision *d = &e->decision;
+	char buf[ORIGIN_MAX];
+
+	printf("user:       ");
+	cli_print_quoted(stdout, e->identity.user);
+	if (!user_known(e))
+		printf(" (unknown to NSS; no rule needs their uid or groups)");
+	printf("\nservice:    ");
+	if (e->identity.service != NULL)
+		cli_print_quoted(stdout, e->identity.service);
+	else
+		printf("(none)");
+	printf("\ndecided by: %s\n", decided_by(e, buf, sizeof(buf)));
+	if (d->mode_from != NULL)
+		pml_describe_origin(&e->policy, d->mode_from, buf, sizeof(buf));
+	printf("mode:       %s (%s%s)\n", d->mode == PML_MODE_SET ? "set" : "raise",
+	       d->mode_from != NULL ? buf : "built-in default",
+	       d->mode_from == NULL ? "" : from_rule(d, d->mode_from) ? ", rule" : ", top level");
+	printf("  %s\n", d->mode == PML_MODE_SET
+	       ? "each limit is set to exactly this, lowering it if need be"
+	       : "each limit becomes the larger of the session's current one and this");
+	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
+	print_side(e, "hard", &d->hard, false);
+}
+
+/* {"file": F, "line": L, "level": "rule"} or null for a built-in default. */
+static void json_origin(struct cli_json *j, const struct pml_evaluation *e,
+			const struct pml_setting *s)
+{
+	if (s == NULL) {
+		cli_json_null(j);
+		return;
+	}
+	cli_json_open_object(j);
+	cli_json_key(j, "file");
+	cli_json_string(j, pml_policy_file_name(&e->policy, s->at));
+	cli_json_key(j, "line");
+	cli_json_uint(j, s->at.line);
+	cli_json_key(j, "level");
+	cli_json_string(j, from_rule(&e->decision, s) ? "rule" : "top level");
+	cli_json_close_object(j);
+}
+
+static void json_side(struct cli_json *j, const struct pml_evaluation *e,
+		      const struct pml_side *side)
+{
+	const struct pml_settings *own = own_settings(&e->decision);
+	char text[CLI_VALUE_MAX];
+	enum pml_key key = side->from != NULL
+			   ? key_of(&e->policy, &e->decision, side->from) : PML_KEY_LIMIT;
+
+	cli_json_open_object(j);
+	cli_json_key(j, "bytes");
+	cli_json_bytes(j, side->bytes);
+	cli_json_key(j, "human");
+	pml_format_bytes(side->bytes, text, sizeof(text));
+	cli_json_string(j, text);
+	cli_json_key(j, "setting");
+	cli_json_string(j, side->from != NULL ? pml_key_name(key) : NULL);
+	cli_json_key(j, "value");
+	if (side->from != NULL) {
+		cli_format_value(side->from, key, text, sizeof(text));
+		cli_json_string(j, text);
+	} else {
+		cli_json_null(j);
+	}
+	cli_json_key(j, "origin");
+	json_origin(j, e, side->from);
+	cli_json_key(j, "share");
+	if (side->from == NULL || side->from->amount.kind != PML_AMOUNT_SHARE) {
+		cli_json_null(j);
+	} else {
+		cli_json_open_object(j);
+		cli_json_key(j, "percent");
+		pml_format_share(side->from->amount.share, text, sizeof(text));
+		cli_json_string(j, text);
+		cli_json_key(j, "ram");
+		cli_json_uint(j, e->machine.ram);
+		cli_json_key(j, "exact");
+		cli_json_uint(j, side->share_exact);
+		cli_json_key(j, "page_rounded");
+		cli_json_uint(j, side->share_paged);
+		cli_json_key(j, "floor");
+		cli_json_bytes(j, side->floor);
+		cli_json_key(j, "floor_origin");
+		json_origin(j, e, pml_pick(own, &e->policy.top, PML_KEY_FLOOR));
+		cli_json_key(j, "ceiling");
+		cli_json_bytes(j, side->ceiling);
+		cli_json_key(j, "ceiling_origin");
+		json_origin(j, e, pml_pick(own, &e->policy.top, PML_KEY_CEILING));
+		cli_json_key(j, "clamp");
+		cli_json_string(j, side->clamp == PML_CLAMP_FLOOR ? "floor"
+				   : side->clamp == PML_CLAMP_CEILING ? "ceiling" : "none");
+		cli_json_close_object(j);
+	}
+	cli_json_close_object(j);
+}
+
+static void print_json(const struct pml_evaluation *e)
+{
+	const struct pml_decision *d = &e->decision;
+	struct cli_json j;
+	size_t i;
+
+	cli_json_start(&j, stdout);
+	cli_json_open_object(&j);
+	cli_json_key(&j, "user");
+	cli_json_string(&j, e->identity.user);
+	cli_json_key(&j, "user_known");
+	cli_json_bool(&j, user_known(e));
+	cli_json_key(&j, "service");
+	cli_json_string(&j, e->identity.service);
+	cli_json_key(&j, "files");
+	cli_json_open_array(&j);
+	for (i = 0; i < e->policy.n_files; i++)
+		cli_json_string(&j, e->policy.files[i].name);
+	cli_json_close_array(&j);
+	cli_json_key(&j, "machine");
+	cli_json_open_object(&j);
+	cli_json_key(&j, "ram");
+	cli_json_uint(&j, e->machine.ram);
+	cli_json_key(&j, "page_size");
+	cli_json_uint(&j, e->machine.page_size);
+	cli_json_close_object(&j);
+	cli_json_key(&j, "rule");
+	if (d->rule != NULL) {
+		cli_json_open_object(&j);
+		cli_json_key(&j, "file");
+		cli_json_string(&j, pml_policy_file_name(&e->policy, d->rule->at));
+		cli_json_key(&j, "line");
+		cli_json_uint(&j, d->rule->at.line);
+		cli_json_close_object(&j);
+	} else {
+		cli_json_null(&j);
+	}
+	cli_json_key(&j, "mode");
+	cli_json_string(&j, d->mode == PML_MODE_SET ? "set" : "raise");
+	cli_json_key(&j, "mode_origin");
+	json_origin(&j, e, d->mode_from);
+	cli_json_key(&j, "soft");
+	cli_json_bytes(&j, d->soft.bytes);
+	cli_json_key(&j, "hard");
+	cli_json_bytes(&j, d->hard.bytes);
+	cli_json_key(&j, "soft_lowered_to_hard");
+	cli_json_bool(&j, d->soft_lowered_to_hard);
+	cli_json_key(&j, "soft_detail");
+	json_side(&j, e, &d->soft);
+	cli_json_key(&j, "hard_detail");
+	json_side(&j, e, &d->hard);
+	cli_json_close_object(&j);
+	cli_json_finish(&j);
+}
+
+int cli_explain(const struct cli_options *options)
+{
+	struct pml_request request;
+	struct pml_evaluation evaluation;
+	struct cli_log_state state;
+	struct pml_log log;
+	int rc;
+
+	cli_log_init(&log, &state);
+	/* The same request the module's session code makes. */
+	request.conf = options->conf;
+	request.conf_given = options->conf_given;
+	request.user = options->user;
+	request.service = options->service;
+	request.owner = 0;
+	rc = pml_evaluate(&request, &log, &evaluation);
+	if (rc == -ENOMEM)
+		pml_log(&log, LOG_ERR, "out of memory");
+	if (rc < 0)
+		return CLI_EXIT_FAIL;
+	if (options->json)
+		print_json(&evaluation);
+	else
+		print_text(&evaluation);
+	pml_evaluation_free(&evaluation);
+	return cli_finish_output(CLI_EXIT_OK);
+}

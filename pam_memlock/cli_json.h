@@ -1,0 +1,52 @@
+/*
+ * A small JSON writer for memlockctl --json: objects, arrays, strings,
+ * integers, booleans and null, pretty-printed two spaces per level.
+ *
+ * Strings may hold any byte (a user name may hold whatever NSS allows),
+ * and the output must still be valid JSON:
+ *   - '"' and '\\' are escaped as \" and \\;
+ *   - control characters (below 0x20, and 0x7f) as \u00XX;
+ *   - well-formed UTF-8 is copied as it is;
+ *   - any other byte of 0x80 or more (not part of well-formed UTF-8) as
+ *     \u00XX, XX being the byte: a reader sees that byte as the Latin-1
+ *     character of the same number.  This is documented in memlockctl(8).
+ */
+#ifndef PML_CLI_JSON_H
+#define PML_CLI_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLI_JSON_DEPTH_MAX 16
+
+struct cli_json {
+	FILE *out;
+	unsigned depth;
+	bool first[CLI_JSON_DEPTH_MAX];	/* nothing written yet at that depth */
+	bool after_key;			/* the next value follows "key": */
+};
+
+void cli_json_start(struct cli_json *json, FILE *out);
+/* Ends the document with a newline. */
+void cli_json_finish(struct cli_json *json);
+
+void cli_json_open_object(struct cli_json *json);
+void cli_json_close_object(struct cli_json *json);
+void cli_json_open_array(struct cli_json *json);
+void cli_json_close_array(struct cli_json *json);
+
+void cli_json_key(struct cli_json *json, const char *key);
+
+/* NULL writes null. */
+void cli_json_string(struct cli_json *json, const char *value);
+void cli_json_uint(struct cli_json *json, uint64_t value);
+/* A limit: an integer in bytes, or the string "unlimited". */
+void cli_json_bytes(struct cli_json *json, uint64_t bytes);
+void cli_json_bool(struct cli_json *json, bool value);
+void cli_json_null(struct cli_json *json);
+
+/* Writes VALUE as a JSON string literal, quotes included. */
+void cli_json_write_string(FILE *out, const char *value);
+
+#endif

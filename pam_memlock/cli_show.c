@@ -1,0 +1,299 @@
+/*
+ * memlockctl show: the effective policy once every file is merged, every
+ * value with the file and line it came from.  The text form is itself a
+ * valid policy file (origins in comments); --json is for programs.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_json.h"
+#include "cli_text.h"
+#include "settings.h"
+
+#define COMMENT_COLUMN 24
+#define RANGE_MAX 32
+
+/* What an unset top-level key means. */
+static const char *const builtin_value[PML_KEY_COUNT] = {
+	[PML_KEY_LIMIT] = "8 MiB",
+	[PML_KEY_SOFT] = NULL,		/* from limit */
+	[PML_KEY_HARD] = NULL,
+	[PML_KEY_FLOOR] = "page",
+	[PML_KEY_CEILING] = "unlimited",
+	[PML_KEY_MODE] = "raise",
+};
+
+static void format_range(const struct pml_uid_range *range, char *buf, size_t len)
+{
+	if (range->first == range->last)
+		snprintf(buf, len, "%lu", (unsigned long)range->first);
+	else if (range->last == UINT32_MAX - 1)
+		snprintf(buf, len, "%lu-", (unsigned long)range->first);
+	else
+		snprintf(buf, len, "%lu-%lu", (unsigned long)range->first,
+			 (unsigned long)range->last);
+}
+
+static void print_origin_comment(const struct pml_policy *policy, int used,
+				 const struct pml_setting *s)
+{
+	printf("%*s# ", used < COMMENT_COLUMN ? COMMENT_COLUMN - used : 1, "");
+	if (s == NULL) {
+		printf("built-in default\n");
+		return;
+	}
+	cli_print_escaped(stdout, pml_policy_file_name(policy, s->at));
+	printf(":%u\n", s->at.line);
+}
+
+static void text_top(const struct pml_policy *policy)
+{
+	int key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++) {
+		const struct pml_setting *s = &policy->top.v[key];
+		const char *name = pml_key_name((enum pml_key)key);
+		char value[CLI_VALUE_MAX];
+		int used;
+
+		if (!s->set && builtin_value[key] == NULL) {
+			printf("#%s = (from limit)\n", name);
+			continue;
+		}
+		if (s->set)
+			cli_format_value(s, (enum pml_key)key, value, sizeof(value));
+		else
+			snprintf(value, sizeof(value), "%s", builtin_value[key]);
+		used = printf("%-7s = \"%s\";", name, value);
+		print_origin_comment(policy, used, s->set ? s : NULL);
+	}
+}
+
+static void text_names(const char *key, const struct pml_names *names)
+{
+	size_t i;
+
+	if (names->n == 0)
+		return;
+	printf(" %s = ", key);
+	if (names->n == 1) {
+		cli_print_quoted(stdout, names->v[0]);
+	} else {
+		printf("[");
+		for (i = 0; i < names->n; i++) {
+			printf(i > 0 ? ", " : "");
+			cli_print_quoted(stdout, names->v[i]);
+		}
+		printf("]");
+	}
+	printf(";");
+}
+
+static void text_rule(const struct pml_policy *policy, const struct pml_rule *rule,
+		      bool last)
+{
+	char buf[RANGE_MAX > CLI_VALUE_MAX ? RANGE_MAX : CLI_VALUE_MAX];
+	size_t i;
+	int key;
+
+	printf("  # ");
+	cli_print_escaped(stdout, pml_policy_file_name(policy, rule->at));
+	printf(":%u\n  {", rule->at.line);
+	text_names("user", &rule->users);
+	text_names("group", &rule->groups);
+	if (rule->n_uids > 0) {
+		printf(" uid = %s", rule->n_uids > 1 ? "[" : "");
+		for (i = 0; i < rule->n_uids; i++) {
+			format_range(&rule->uids[i], buf, sizeof(buf));
+			printf("%s\"%s\"", i > 0 ? ", " : "", buf);
+		}
+		printf("%s;", rule->n_uids > 1 ? "]" : "");
+	}
+	text_names("service", &rule->services);
+	for (key = 0; key < PML_KEY_COUNT; key++) {
+		if (!rule->settings.v[key].set)
+			continue;
+		cli_format_value(&rule->settings.v[key], (enum pml_key)key, buf, sizeof(buf));
+		printf(" %s = \"%s\";", pml_key_name((enum pml_key)key), buf);
+	}
+	printf(" }%s\n", last ? "" : ",");
+}
+
+static void print_text(const struct pml_policy *policy,
+		       const struct cli_options *options)
+{
+	size_t i;
+
+	printf("# The effective policy, files merged in this order:\n");
+	if (!cli_main_file_read(policy, options)) {
+		printf("#   ");
+		cli_print_escaped(stdout, options->conf);
+		printf(" (not present: built-in defaults)\n");
+	}
+	for (i = 0; i < policy->n_files; i++) {
+		printf("#   ");
+		cli_print_escaped(stdout, policy->files[i].name);
+		printf("\n");
+	}
+	text_top(policy);
+	if (policy->n_rules == 0) {
+		printf("rules = ( );\n");
+		return;
+	}
+	printf("# The last matching rule wins.\nrules = (\n");
+	for (i = 0; i < policy->n_rules; i++)
+		text_rule(policy, &policy->rules[i], i + 1 == policy->n_rules);
+	printf(");\n");
+}
+
+static void json_origin(struct cli_json *j, const struct pml_policy *policy,
+			struct pml_origin at)
+{
+	cli_json_open_object(j);
+	cli_json_key(j, "file");
+	cli_json_string(j, pml_policy_file_name(policy, at));
+	cli_json_key(j, "line");
+	cli_json_uint(j, at.line);
+	cli_json_close_object(j);
+}
+
+/* {"value": "8 MiB", "bytes": 8388608, "origin": {...}}; origin null for
+ * a built-in default, value null for a side that follows limit. */
+static void json_setting(struct cli_json *j, const struct pml_policy *policy,
+			 const struct pml_setting *s, enum pml_key key)
+{
+	char value[CLI_VALUE_MAX];
+
+	cli_json_open_object(j);
+	cli_json_key(j, "value");
+	if (s != NULL) {
+		cli_format_value(s, key, value, sizeof(value));
+		cli_json_string(j, value);
+	} else {
+		cli_json_string(j, builtin_value[key]);
+	}
+	if (key != PML_KEY_MODE) {
+		cli_json_key(j, "bytes");
+		if (s != NULL && s->amount.kind == PML_AMOUNT_BYTES)
+			cli_json_bytes(j, s->amount.bytes);
+		else if (s == NULL && key == PML_KEY_LIMIT)
+			cli_json_bytes(j, PML_DEFAULT_LIMIT);
+		else if (s == NULL && key == PML_KEY_CEILING)
+			cli_json_bytes(j, PML_UNLIMITED);
+		else
+			cli_json_null(j);
+	}
+	cli_json_key(j, "origin");
+	if (s != NULL)
+		json_origin(j, policy, s->at);
+	else
+		cli_json_null(j);
+	cli_json_close_object(j);
+}
+
+static void json_names(struct cli_json *j, const char *key,
+		       const struct pml_names *names)
+{
+	size_t i;
+
+	if (names->n == 0)
+		return;
+	cli_json_key(j, key);
+	cli_json_open_array(j);
+	for (i = 0; i < names->n; i++)
+		cli_json_string(j, names->v[i]);
+	cli_json_close_array(j);
+}
+
+static void json_rule(struct cli_json *j, const struct pml_policy *policy,
+		      const struct pml_rule *rule)
+{
+	char range[RANGE_MAX];
+	size_t i;
+	int key;
+
+	cli_json_open_object(j);
+	cli_json_key(j, "origin");
+	json_origin(j, policy, rule->at);
+	cli_json_key(j, "match");
+	cli_json_open_object(j);
+	json_names(j, "user", &rule->users);
+	json_names(j, "group", &rule->groups);
+	if (rule->n_uids > 0) {
+		cli_json_key(j, "uid");
+		cli_json_open_array(j);
+		for (i = 0; i < rule->n_uids; i++) {
+			format_range(&rule->uids[i], range, sizeof(range));
+			cli_json_string(j, range);
+		}
+		cli_json_close_array(j);
+	}
+	json_names(j, "service", &rule->services);
+	cli_json_close_object(j);
+	cli_json_key(j, "settings");
+	cli_json_open_object(j);
+	for (key = 0; key < PML_KEY_COUNT; key++) {
+		if (!rule->settings.v[key].set)
+			continue;
+		cli_json_key(j, pml_key_name((enum pml_key)key));
+		json_setting(j, policy, &rule->settings.v[key], (enum pml_key)key);
+	}
+	cli_json_close_object(j);
+	cli_json_close_object(j);
+}
+
+static void print_json(const struct pml_policy *policy,
+		       const struct cli_options *options)
+{
+	struct cli_json j;
+	size_t i;
+	int key;
+
+	cli_json_start(&j, stdout);
+	cli_json_open_object(&j);
+	cli_json_key(&j, "main_file");
+	cli_json_string(&j, options->conf);
+	cli_json_key(&j, "main_file_present");
+	cli_json_bool(&j, cli_main_file_read(policy, options));
+	cli_json_key(&j, "files");
+	cli_json_open_array(&j);
+	for (i = 0; i < policy->n_files; i++)
+		cli_json_string(&j, policy->files[i].name);
+	cli_json_close_array(&j);
+	cli_json_key(&j, "top");
+	cli_json_open_object(&j);
+	for (key = 0; key < PML_KEY_COUNT; key++) {
+		const struct pml_setting *s = &policy->top.v[key];
+
+		cli_json_key(&j, pml_key_name((enum pml_key)key));
+		json_setting(&j, policy, s->set ? s : NULL, (enum pml_key)key);
+	}
+	cli_json_close_object(&j);
+	cli_json_key(&j, "rules");
+	cli_json_open_array(&j);
+	for (i = 0; i < policy->n_rules; i++)
+		json_rule(&j, policy, &policy->rules[i]);
+	cli_json_close_array(&j);
+	cli_json_close_object(&j);
+	cli_json_finish(&j);
+}
+
+int cli_show(const struct cli_options *options)
+{
+	struct cli_log_state state;
+	struct pml_log log;
+	struct pml_policy policy;
+	struct pml_machine machine;
+
+	cli_log_init(&log, &state);
+	if (cli_load(options, &log, &policy, &machine) < 0)
+		return CLI_EXIT_FAIL;
+	if (options->json)
+		print_json(&policy, options);
+	else
+		print_text(&policy, options);
+	pml_policy_free(&policy);
+	return cli_finish_output(CLI_EXIT_OK);
+}

@@ -1,0 +1,44 @@
+/*
+ * Text helpers shared by memlockctl's commands: policy values written the
+ * way the policy file spells them, names quoted so that no byte of them
+ * can act on a terminal, and UTF-8 recognised for both.
+ */
+#ifndef PML_CLI_TEXT_H
+#define PML_CLI_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "policy.h"
+
+#define CLI_VALUE_MAX 48
+
+/*
+ * The length (1 to 4) of the well-formed UTF-8 sequence at S, or 0 when
+ * the bytes there are not one (overlong forms, surrogates and code points
+ * above U+10FFFF are not well-formed).  S is NUL-terminated.
+ */
+size_t cli_utf8_sequence(const unsigned char *s);
+
+/*
+ * A setting's value as the policy file would spell it, without quotes:
+ * "8 MiB", "1048577", "unlimited", "2.5%", "page", "raise", "set".
+ * Any value it writes reads back as the same value.
+ */
+void cli_format_value(const struct pml_setting *setting, enum pml_key key,
+		      char *buf, size_t len);
+
+/*
+ * Writes NAME in double quotes, the way libconfig reads strings: '"' and
+ * '\\' escaped, control characters, DEL, C1 controls and bytes that are
+ * not well-formed UTF-8 as \xNN.  Well-formed printable UTF-8 is kept.
+ */
+void cli_print_quoted(FILE *out, const char *name);
+
+/* The same without the quotes: for file names in comments and messages. */
+void cli_print_escaped(FILE *out, const char *name);
+
+/* "1 file", "2 files". */
+const char *cli_plural(size_t n, const char *one, const char *many);
+
+#endif

@@ -1,0 +1,337 @@
+/*
+ * The "legal but likely wrong" warnings of `memlockctl check`.  Limits are
+ * worked out by pml_decide itself, on a copy of the policy that holds one
+ * rule stripped of its match keys, so that these warnings can never
+ * disagree with what the module would do.
+ */
+#include "lint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "settings.h"
+
+#define TEXT_MAX 128
+
+static void warn_at(const struct pml_policy *policy, struct pml_origin at,
+		    const struct pml_log *log, unsigned *count,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void warn_at(const struct pml_policy *policy, struct pml_origin at,
+		    const struct pml_log *log, unsigned *count,
+		    const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	pml_log_at(log, LOG_WARNING, pml_policy_file_name(policy, at), at.line,
+		   "warning: %s", message);
+	(*count)++;
+}
+
+/* --- A rule that never decides ----------------------------------------- */
+
+static bool names_subset(const struct pml_names *small,
+			 const struct pml_names *big)
+{
+	size_t i;
+
+	for (i = 0; i < small->n; i++)
+		if (!pml_names_contain(big, small->v[i]))
+			return false;
+	return true;
+}
+
+/* Is every uid of RANGE inside one of LATER's ranges (together)? */
+static bool range_covered(struct pml_uid_range range, const struct pml_rule *later)
+{
+	uint32_t next = range.first;
+	size_t i;
+
+	for (;;) {
+		for (i = 0; i < later->n_uids; i++)
+			if (later->uids[i].first <= next && next <= later->uids[i].last)
+				break;
+		if (i == later->n_uids)
+			return false;
+		if (later->uids[i].last >= range.last)
+			return true;
+		/* last < range.last <= UINT32_MAX - 1: no wrap. */
+		next = later->uids[i].last + 1;
+	}
+}
+
+static bool uids_subset(const struct pml_rule *earlier, const struct pml_rule *later)
+{
+	size_t i;
+
+	for (i = 0; i < earlier->n_uids; i++)
+		if (!range_covered(earlier->uids[i], later))
+			return false;
+	return true;
+}
+
+bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier)
+{
+	if (later->users.n > 0 &&
+	    (earlier->users.n == 0 || !names_subset(&earlier->users, &later->users)))
+		return false;
+	if (later->groups.n > 0 &&
+	    (earlier->groups.n == 0 || !names_subset(&earlier->groups, &later->groups)))
+		return false;
+	if (later->services.n > 0 &&
+	    (earlier->services.n == 0 ||
+	     !names_subset(&earlier->services, &later->services)))
+		return false;
+	if (later->n_uids > 0 &&
+	    (earlier->n_uids == 0 || !uids_subset(earlier, later)))
+		return false;
+	return true;
+}
+
+static void lint_shadowed(const struct pml_policy *policy, size_t index,
+			  const struct pml_log *log, unsigned *count)
+{
+	const struct pml_rule *rule = &policy->rules[index];
+	size_t j;
+
+	for (j = index + 1; j < policy->n_rules; j++) {
+		const struct pml_rule *later = &policy->rules[j];
+
+		if (pml_rule_covers(later, rule)) {
+			warn_at(policy, rule->at, log, count,
+				"this rule never decides: the later rule at %s:%u matches every session it matches, and the last matching rule wins",
+				pml_policy_file_name(policy, later->at), later->at.line);
+			return;
+		}
+	}
+}
+
+/* --- Limits worked out on this machine --------------------------------- */
+
+/* One level of the policy (the top level, or one rule) decided alone. */
+struct level {
+	const struct pml_policy *policy;
+	const struct pml_rule *rule;	/* NULL: the top level */
+	/* What pml_decide saw; the decision points into these copies. */
+	struct pml_policy alone;	/* the top level and at most BARE */
+	struct pml_rule bare;		/* the rule without its match keys */
+	struct pml_decision decision;
+};
+
+static void decide_level(struct level *level, const struct pml_policy *policy,
+			 const struct pml_rule *rule,
+			 const struct pml_machine *machine)
+{
+	struct pml_identity anyone = { "", NULL, false, 0, NULL, 0 };
+
+	level->policy = policy;
+	level->rule = rule;
+	level->alone = *policy;
+	level->alone.n_rules = 0;
+	level->alone.rules = NULL;
+	level->alone.needs_nss = false;
+	memset(&level->bare, 0, sizeof(level->bare));
+	if (rule != NULL) {
+		level->bare.at = rule->at;
+		level->bare.settings = rule->settings;
+		level->alone.rules = &level->bare;
+		level->alone.n_rules = 1;
+	}
+	pml_decide(&level->alone, &anyone, machine, &level->decision);
+}
+
+/* The key a setting of this level stands for, or PML_KEY_COUNT when it
+ * is not this level's own (the top level's, seen from a rule). */
+static enum pml_key own_key(const struct level *level, const struct pml_setting *s)
+{
+	const struct pml_settings *own = level->rule != NULL
+					 ? &level->bare.settings : &level->alone.top;
+
+	if (s != NULL && s >= own->v && s < own->v + PML_KEY_COUNT)
+		return (enum pml_key)(s - own->v);
+	return PML_KEY_COUNT;
+}
+
+static const char *setting_name(const struct level *level, const struct pml_setting *s)
+{
+	enum pml_key key = own_key(level, s);
+
+	if (key == PML_KEY_COUNT && s >= level->alone.top.v &&
+	    s < level->alone.top.v + PML_KEY_COUNT)
+		key = (enum pml_key)(s - level->alone.top.v);
+	return key == PML_KEY_COUNT ? "limit" : pml_key_name(key);
+}
+
+static bool sets(const struct level *level, enum pml_key key)
+{
+	return level->rule == NULL || level->rule->settings.v[key].set;
+}
+
+static bool is_share(const struct pml_side *side)
+{
+	return side->from != NULL && side->from->amount.kind == PML_AMOUNT_SHARE;
+}
+
+/* What a side came to before soft was lowered to hard. */
+static uint64_t side_wanted(const struct pml_side *side)
+{
+	if (side->from == NULL)
+		return PML_DEFAULT_LIMIT;
+	if (!is_share(side))
+		return side->from->amount.bytes;
+	switch (side->clamp) {
+	case PML_CLAMP_FLOOR:
+		return side->floor;
+	case PML_CLAMP_CEILING:
+		return side->ceiling;
+	default:
+		return side->share_paged;
+	}
+}
+
+static void lint_soft_above_hard(const struct level *level,
+				 const struct pml_log *log, unsigned *count)
+{
+	const struct pml_decision *d = &level->decision;
+	bool shares = is_share(&d->soft) || is_share(&d->hard);
+	char soft[TEXT_MAX], hard[TEXT_MAX];
+	struct pml_origin at;
+
+	if (!d->soft_lowered_to_hard)
+		return;
+	if (level->rule != NULL) {
+		/* A rule that touches neither side inherits the top level's
+		 * problem, which is reported there. */
+		if (!sets(level, PML_KEY_LIMIT) && !sets(level, PML_KEY_SOFT) &&
+		    !sets(level, PML_KEY_HARD) &&
+		    !(shares && (sets(level, PML_KEY_FLOOR) || sets(level, PML_KEY_CEILING))))
+			return;
+		at = level->rule->at;
+	} else {
+		at = level->policy->top.v[PML_KEY_SOFT].set
+		     ? level->policy->top.v[PML_KEY_SOFT].at
+		     : level->policy->top.v[PML_KEY_HARD].at;
+	}
+	pml_format_bytes(side_wanted(&d->soft), soft, sizeof(soft));
+	pml_format_bytes(d->hard.bytes, hard, sizeof(hard));
+	warn_at(level->policy, at, log, count,
+		"%s soft limit (%s) is above %s hard limit (%s)%s; sessions get soft lowered to %s",
+		level->rule != NULL ? "this rule's" : "the", soft,
+		level->rule != NULL ? "its" : "the", hard,
+		shares ? " on this machine" : "", hard);
+}
+
+static const struct pml_setting *bound_setting(const struct level *level,
+					       enum pml_clamp clamp)
+{
+	const struct pml_settings *own = level->rule != NULL
+					 ? &level->bare.settings : NULL;
+
+	return pml_pick(own, &level->alone.top,
+			clamp == PML_CLAMP_FLOOR ? PML_KEY_FLOOR : PML_KEY_CEILING);
+}
+
+static void lint_share_side(const struct level *level, const struct pml_side *side,
+			    const struct pml_log *log, unsigned *count)
+{
+	const struct pml_setting *bound;
+	enum pml_key share_key, bound_key;
+	char share[16], came[TEXT_MAX], limit[TEXT_MAX];
+	const char *which;
+	struct pml_origin at;
+
+	if (!is_share(side) || side->clamp == PML_CLAMP_NONE)
+		return;
+	bound = bound_setting(level, side->clamp);
+	share_key = own_key(level, side->from);
+	bound_key = own_key(level, bound);
+	/* Reported where the share or the bound that beats it is written. */
+	if (share_key == PML_KEY_COUNT && bound_key == PML_KEY_COUNT)
+		return;
+	if (share_key != PML_KEY_COUNT)
+		at = side->from->at;
+	else
+		at = bound->at;
+	which = side->clamp == PML_CLAMP_FLOOR ? "floor" : "ceiling";
+	pml_format_share(side->from->amount.share, share, sizeof(share));
+	pml_format_bytes(side->share_paged, came, sizeof(came));
+	pml_format_bytes(side->bytes, limit, sizeof(limit));
+	warn_at(level->policy, at, log, count,
+		"%s \"%s\" comes to %s on this machine, %s the %s (%s): the %s decides, not the share",
+		setting_name(level, side->from), share, came,
+		side->clamp == PML_CLAMP_FLOOR ? "below" : "above", which, limit,
+		which);
+}
+
+static void lint_shares(const struct level *level, const struct pml_log *log,
+			unsigned *count)
+{
+	const struct pml_decision *d = &level->decision;
+
+	lint_share_side(level, &d->soft, log, count);
+	/* One setting ("limit") behind both sides: one warning. */
+	if (d->hard.from != d->soft.from || d->hard.clamp != d->soft.clamp ||
+	    d->soft_lowered_to_hard)
+		lint_share_side(level, &d->hard, log, count);
+}
+
+/* --- Names the machine does not know ----------------------------------- */
+
+static bool earlier_in_list(const struct pml_names *names, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (strcmp(names->v[j], names->v[i]) == 0)
+			return true;
+	return false;
+}
+
+static void lint_list(const struct pml_policy *policy, const struct pml_rule *rule,
+		      const struct pml_names *list, const char *what,
+		      int (*known)(const char *name, void *ctx), void *ctx,
+		      const struct pml_log *log, unsigned *count)
+{
+	char shown[TEXT_MAX];
+	size_t i;
+
+	for (i = 0; known != NULL && i < list->n; i++) {
+		if (earlier_in_list(list, i) || known(list->v[i], ctx) != 0)
+			continue;
+		warn_at(policy, rule->at, log, count,
+			"%s %s does not exist on this machine", what,
+			pml_quote(list->v[i], shown, sizeof(shown)));
+	}
+}
+
+unsigned pml_lint(const struct pml_policy *policy,
+		  const struct pml_machine *machine,
+		  const struct pml_lint_names *names, const struct pml_log *log)
+{
+	struct level level;
+	unsigned count = 0;
+	size_t i;
+
+	decide_level(&level, policy, NULL, machine);
+	lint_soft_above_hard(&level, log, &count);
+	lint_shares(&level, log, &count);
+	for (i = 0; i < policy->n_rules; i++) {
+		const struct pml_rule *rule = &policy->rules[i];
+
+		lint_shadowed(policy, i, log, &count);
+		decide_level(&level, policy, rule, machine);
+		lint_soft_above_hard(&level, log, &count);
+		lint_shares(&level, log, &count);
+		if (names != NULL) {
+			lint_list(policy, rule, &rule->users, "user",
+				  names->user_known, names->ctx, log, &count);
+			lint_list(policy, rule, &rule->groups, "group",
+				  names->group_known, names->ctx, log, &count);
+		}
+	}
+	return count;
+}

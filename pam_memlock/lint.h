@@ -1,0 +1,52 @@
+/*
+ * What a valid policy may still get wrong: things the loader must accept
+ * (they are legal, and may be meant) but that an operator most likely did
+ * not intend.  `memlockctl check` prints them; the module never asks.
+ *
+ * Every warning is logged at LOG_WARNING as "FILE:LINE: warning: message",
+ * and none is ever given without being certain: a warning that cries wolf
+ * teaches people to ignore `check`, and `check --strict` fails on them.
+ */
+#ifndef PML_LINT_H
+#define PML_LINT_H
+
+#include "decide.h"
+#include "log.h"
+#include "policy.h"
+
+/*
+ * Does the machine know this user (or group)?  1 yes, 0 no, and -1 when
+ * it cannot tell (NSS failing): then nothing is said.  The caller asks
+ * NSS; lint itself makes no lookups, so that it stays a pure function of
+ * its arguments and adds nothing for the module to bind.
+ */
+struct pml_lint_names {
+	int (*user_known)(const char *name, void *ctx);
+	int (*group_known)(const char *name, void *ctx);
+	void *ctx;
+};
+
+/*
+ * Looks for, in this order: at the top level, then rule by rule,
+ *   - a rule that never decides, because a later rule matches every session
+ *     it matches (the last matching rule wins);
+ *   - a soft limit above the hard limit, once both are worked out for
+ *     MACHINE (the module would lower soft to hard);
+ *   - a share of RAM that the floor or the ceiling always overrides on
+ *     MACHINE;
+ *   - a user or group name that NAMES says is unknown (NAMES may be NULL).
+ * Returns how many warnings were logged.
+ */
+unsigned pml_lint(const struct pml_policy *policy,
+		  const struct pml_machine *machine,
+		  const struct pml_lint_names *names, const struct pml_log *log);
+
+/*
+ * Does the later rule LATER match every session that EARLIER matches?
+ * True only when that holds for every possible session: LATER has no match
+ * key, or for each key LATER has, EARLIER has it too with a subset of its
+ * names (or of its uid ranges).
+ */
+bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier);
+
+#endif

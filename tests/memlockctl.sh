@@ -1,0 +1,285 @@
+#!/bin/bash
+# memlockctl against golden files, and what golden files cannot show.
+#
+# Each directory tests/data/cli/CASE holds:
+#   args            the arguments, one per line; @DIR@ is the staged copy
+#   stdout, stderr  what memlockctl must print (@DIR@ and @SEC@ stand for
+#                   the staged copy and $(sysconfdir)/security)
+#   status          its exit status
+#   anything else   the policy files, copied to a private directory
+#                   (files 0644, directories 0755) and run from there
+# A case with a security/ directory has it mounted over
+# $(sysconfdir)/security in a private mount namespace (unshare -m), so that
+# the default path and its memlock.d/ drop-ins are what is read.
+#
+# PML_CLI_REGEN=1 rewrites the expected files from what memlockctl prints:
+# review the diff before committing it.
+set -u
+umask 022
+
+ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+data=${PML_TESTDATA:?run with make check}/cli
+srcdir=${PML_SRCDIR:?run with make check}
+work=$(mktemp -d /tmp/pml-cli-XXXXXX) || exit 99
+trap 'rm -rf "$work"' EXIT
+n=0 is_root=false can_mount=false
+[ "$(id -u)" = 0 ] && is_root=true
+NEED_ROOT="policy files must be owned by root: run make check as root"
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { # check NAME CONDITION...: one TAP line from a command's status
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# The default policy path, as this build was configured.
+default_conf=$("$ctl" --help | sed -n 's/.*read FILE instead of \(\/.*\)$/\1/p')
+secdir=$(dirname "$default_conf")
+if $is_root && unshare -m true 2>/dev/null; then
+	can_mount=true
+fi
+
+# Copies tests/data/cli/$1 to a fresh directory; prints its path.
+stage() {
+	local to
+	to=$(mktemp -d "$work/case-XXXXXX") || return 1
+	cp -R "$data/$1/." "$to/" &&
+	find "$to" -type f -exec chmod 0644 {} + &&
+	find "$to" -type d -exec chmod 0755 {} + &&
+	echo "$to"
+}
+
+# run DIR ARGS...: memlockctl from DIR, with DIR/security mounted over
+# $(sysconfdir)/security when there is one.  Output in $work/out, $work/err.
+run() {
+	local dir=$1
+	shift
+	if [ -d "$dir/security" ]; then
+		# Mount over security/ itself when it exists; else over its parent
+		# (never /etc: NSS lives there).
+		local from=$dir/security onto=$secdir
+		if [ ! -d "$secdir" ]; then
+			from=$dir onto=$(dirname "$secdir")
+		fi
+		unshare -m -- bash -c 'mount --bind "$1" "$2" || exit 99; cd "$3" || exit 99; shift 3; exec "$@"' \
+			_ "$from" "$onto" "$dir" "$ctl" "$@" >"$work/out" 2>"$work/err"
+	else
+		(cd "$dir" && exec "$ctl" "$@") >"$work/out" 2>"$work/err"
+	fi
+}
+
+# The golden cases.
+golden() {
+	local name=$1 dir status arg
+	local -a args=()
+
+	dir=$(stage "$name") || { not_ok "$name: cannot stage"; return; }
+	while IFS= read -r arg; do
+		args+=("${arg//@DIR@/$dir}")
+	done <"$data/$name/args"
+	run "$dir" "${args[@]}"
+	status=$?
+	sed -i -e "s|$dir|@DIR@|g" -e "s|$secdir|@SEC@|g" "$work/out" "$work/err"
+	if [ -n "${PML_CLI_REGEN:-}" ]; then
+		cp "$work/out" "$data/$name/stdout"
+		cp "$work/err" "$data/$name/stderr"
+		echo "$status" >"$data/$name/status"
+	fi
+	if [ "$status" != "$(cat "$data/$name/status")" ]; then
+		not_ok "$name: exit status $status, want $(cat "$data/$name/status")"
+		sed 's/^/# /' "$work/err"
+	elif ! diff -u "$data/$name/stdout" "$work/out" >"$work/diff" ||
+	     ! diff -u "$data/$name/stderr" "$work/err" >>"$work/diff"; then
+		not_ok "$name: output differs"
+		sed 's/^/# /' "$work/diff"
+	else
+		ok "$name: $(tr '\n' ' ' <"$data/$name/args" | cut -c1-60)"
+	fi
+}
+
+for path in "$data"/*/; do
+	name=$(basename "$path")
+	if [ -n "$(find "$path" -name '*.conf' -o -name security)" ] && ! $is_root; then
+		skip "$name" "$NEED_ROOT"
+	elif [ -d "$path/security" ] && ! $can_mount; then
+		skip "$name" "needs root and unshare -m to mount a policy over $secdir"
+	elif [ -d "$path/security" ] && [ ! -d "$secdir" ] && [ "$(dirname "$secdir")" = /etc ]; then
+		skip "$name" "$secdir does not exist, and /etc is not to be mounted over"
+	else
+		golden "$name"
+	fi
+done
+
+# --- Help and version: stdout, exit 0, nothing on stderr.
+for args in "--help" "-h" "check --help" "explain root --help"; do
+	# shellcheck disable=SC2086
+	"$ctl" $args >"$work/out" 2>"$work/err"
+	check "memlockctl $args prints the usage on stdout, exit 0" \
+		test $? = 0 -a ! -s "$work/err" -a "$(head -c 24 "$work/out")" = "Usage: memlockctl check "
+done
+"$ctl" --version >"$work/out" 2>"$work/err"
+check "memlockctl --version: 'memlockctl (pam_memlock) VERSION', exit 0" \
+	grep -qx 'memlockctl (pam_memlock) [0-9][0-9.]*' "$work/out"
+
+# --- JSON parsed back.
+json_check() { # json_check NAME PYTHON-ASSERTIONS (on d) < JSON
+	if python3 -c 'import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8", "strict"))
+'"$2" 2>"$work/pyerr"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/# /' "$work/pyerr"
+	fi
+}
+if ! command -v python3 >/dev/null; then
+	for t in "explain --json" "explain --json share" "explain --json names" "show --json"; do
+		skip "$t parses back" "python3 is not installed"
+	done
+elif ! $is_root; then
+	for t in "explain --json" "explain --json share" "explain --json names" "show --json"; do
+		skip "$t parses back" "$NEED_ROOT"
+	done
+else
+	dir=$(stage explain-rule)
+	"$ctl" explain root --service sshd --conf "$dir/memlock.conf" --json >"$work/json"
+	json_check <"$work/json" \
+		"explain --json: soft, hard, mode, rule and origins" '
+assert d["user"] == "root" and d["service"] == "sshd", d
+assert d["soft"] == 1048576 and d["hard"] == "unlimited", d
+assert d["mode"] == "set" and d["mode_origin"]["line"] == 5, d
+assert d["mode_origin"]["level"] == "rule", d
+assert d["rule"]["line"] == 5 and d["rule"]["file"].endswith("/memlock.conf"), d
+assert d["files"] == [d["rule"]["file"]], d
+assert d["soft_lowered_to_hard"] is False
+s, h = d["soft_detail"], d["hard_detail"]
+assert s["setting"] == "soft" and s["value"] == "1 MiB" and s["human"] == "1 MiB", s
+assert h["setting"] == "hard" and h["value"] == "unlimited" and h["bytes"] == "unlimited", h
+assert s["share"] is None and h["share"] is None
+assert d["user_known"] is True
+'
+	dir=$(stage explain-builtin)
+	printf 'limit = "0.01%%";\nceiling = "6 MiB";\nrules = ( { user = "root"; soft = "100%%"; } );\n' >"$dir/memlock.conf"
+	"$ctl" explain root --conf "$dir/memlock.conf" --json >"$work/json"
+	json_check <"$work/json" \
+		"explain --json share: the arithmetic matches RAM, page and ceiling" '
+ram, page = d["machine"]["ram"], d["machine"]["page_size"]
+h = d["hard_detail"]["share"]
+exact = ram * 10 // 100000
+assert h["percent"] == "0.01%" and h["ram"] == ram and h["exact"] == exact, h
+assert h["page_rounded"] == exact - exact % page, h
+want = min(max(h["page_rounded"], page), 6 << 20)
+assert d["hard"] == want == d["hard_detail"]["bytes"], d
+assert h["floor"] == page and h["floor_origin"] is None, h
+assert h["ceiling"] == 6 << 20 and h["ceiling_origin"]["level"] == "top level", h
+assert h["clamp"] == ("none" if want == h["page_rounded"] else "floor" if want == page else "ceiling"), h
+s = d["soft_detail"]["share"]
+assert s["percent"] == "100%" and s["exact"] == ram and s["clamp"] == "ceiling", s
+assert d["soft_detail"]["origin"]["level"] == "rule", d
+assert d["soft_lowered_to_hard"] == (6 << 20 > want) and d["soft"] == want, d
+'
+	dir=$(stage explain-rule)
+	"$ctl" explain $'pml\x01"\\\x1b[31m\xff\xc3\xa9\xed\xa0\x80\xf4\x90\x80\x80' \
+		--service $'tab\there' --conf "$dir/memlock.conf" --json >"$work/json"
+	json_check <"$work/json" \
+		"explain --json names: any byte escapes to valid JSON (controls, quotes, non-UTF-8)" '
+assert d["user"] == "pml\x01\"\\\x1b[31m\xff\u00e9\xed\xa0\x80\xf4\x90\x80\x80", repr(d["user"])
+assert d["service"] == "tab\there", repr(d["service"])
+assert d["user_known"] is False
+assert d["soft"] == 8 << 20 and d["rule"] is None
+'
+	dir=$(stage show-simple)
+	"$ctl" show --conf "$dir/memlock.conf" --json >"$work/json"
+	json_check <"$work/json" \
+		"show --json: files, top level with origins and defaults, rules" '
+assert d["main_file_present"] is True and d["files"] == [d["main_file"]], d
+t = d["top"]
+assert t["limit"]["value"] == "1%" and t["limit"]["bytes"] is None, t
+assert t["limit"]["origin"]["line"] == 1, t
+assert t["soft"]["value"] == "1048577" and t["soft"]["bytes"] == 1048577, t
+assert t["hard"] == {"value": None, "bytes": None, "origin": None}, t
+assert t["floor"]["value"] == "2 MiB" and t["floor"]["bytes"] == 2 << 20, t
+assert t["ceiling"]["value"] == "1.5 GiB" and t["ceiling"]["bytes"] == 3 << 29, t
+assert t["mode"]["value"] == "set" and "bytes" not in t["mode"], t
+(r,) = d["rules"]
+assert r["origin"]["line"] == 7, r
+assert r["match"] == {"user": ["root", "a\"b", "tab\there"], "group": ["adm"],
+                      "uid": ["0", "100-200", "0-50", "60000-"], "service": ["sshd"]}, r
+s = r["settings"]
+assert list(s) == ["limit", "soft", "hard", "floor", "ceiling", "mode"], s
+assert s["soft"]["bytes"] == "unlimited" and s["soft"]["value"] == "unlimited", s
+assert s["limit"]["value"] == "12.5%" and s["floor"]["value"] == "page", s
+assert s["ceiling"]["bytes"] == 65536 and s["mode"]["value"] == "raise", s
+assert all(v["origin"]["line"] in (9, 10) for v in s.values()), s
+'
+fi
+
+# --- What golden files cannot show.
+if $is_root; then
+	dir=$(stage check-ok)
+	chmod 0664 "$dir/memlock.conf"
+	"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+	check "check: a group-writable policy is refused, exit 1" \
+		test $? = 1 -a ! -s "$work/out" -a \
+		"$(head -n1 "$work/err")" = "$dir/memlock.conf: refused: is writable by group or others"
+
+	dir=$(stage check-ok)
+	ln -s memlock.conf "$dir/link.conf"
+	"$ctl" check --conf "$dir/link.conf" >"$work/out" 2>"$work/err"
+	check "check: a symlinked policy is refused, exit 1" \
+		test $? = 1 -a "$(head -n1 "$work/err")" = "$dir/link.conf: refused: is a symbolic link"
+
+	dir=$(stage check-ok)
+	"$ctl" show --conf "$dir/memlock.conf" >/dev/full 2>"$work/err"
+	check "show: a write error fails, exit 1" \
+		test $? = 1 -a "$(cat "$work/err")" = "memlockctl: cannot write the output: No space left on device"
+
+	# Unprivileged: it only reads, and a 0644 root-owned file is readable.
+	dir=$(stage check-ok)
+	chmod 0755 "$work"
+	if command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+		check "check works unprivileged (uid 65534)" \
+			test $? = 0 -a "$(cat "$work/out")" = "$dir/memlock.conf: OK (1 file, 2 rules)"
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			"$ctl" explain root --service sshd --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+		check "explain works unprivileged (uid 65534)" \
+			test $? = 0 -a "$(sed -n 's/^soft: *//p' "$work/out")" = "4194304 bytes (4 MiB)"
+	else
+		skip "check works unprivileged" "setpriv is not installed"
+		skip "explain works unprivileged" "setpriv is not installed"
+	fi
+
+	# It never changes a limit: no setrlimit/prlimit64 that sets MEMLOCK.
+	if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+		dir=$(stage explain-rule)
+		ASAN_OPTIONS=detect_leaks=0 strace -f -o "$work/trace" -e trace=setrlimit,prlimit64 \
+			"$ctl" explain root --service sshd --conf "$dir/memlock.conf" >"$work/out" 2>&1
+		status=$?
+		check "explain never sets RLIMIT_MEMLOCK (strace)" \
+			test $status = 0 -a -s "$work/out" -a \
+			"$(grep -cE '(setrlimit|prlimit64)\(.*RLIMIT_MEMLOCK, \{' "$work/trace")" = 0
+	else
+		skip "explain never sets RLIMIT_MEMLOCK (strace)" "strace is not installed or cannot trace here"
+	fi
+else
+	for t in "check: group-writable" "check: symlink" "show: write error" \
+		 "check unprivileged" "explain unprivileged" "explain never sets"; do
+		skip "$t" "$NEED_ROOT"
+	done
+fi
+
+# --- The man page is clean roff.
+if command -v mandoc >/dev/null; then
+	out=$(mandoc -Tlint -W warning "$srcdir/man/memlockctl.8" 2>&1)
+	check "man/memlockctl.8 passes mandoc -Tlint -W warning" test -z "$out"
+	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+else
+	skip "man/memlockctl.8 passes mandoc -Tlint" "mandoc is not installed"
+fi
+
+echo "1..$n"

@@ -1,0 +1,291 @@
+/*
+ * The "likely wrong" warnings of `memlockctl check` (pam_memlock/lint.c),
+ * on policy texts and a made-up machine (16 GiB of RAM, 4 KiB pages), so
+ * that every number in a message is known.  No files: runs unprivileged.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "lint.h"
+#include "policy.h"
+
+static const struct pml_machine machine = { (uint64_t)16 << 30, 4096 };
+static char logged[8192];
+
+static void capture(void *ctx, int priority, const char *message)
+{
+	(void)ctx;
+	(void)priority;
+	strncat(logged, message, sizeof(logged) - strlen(logged) - 2);
+	strcat(logged, "\n");
+}
+
+static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+
+/* A made-up NSS: names starting "pml-no-such" are unknown, names starting
+ * "pml-nss-down" cannot be looked up, every other name exists. */
+static int fake_known(const char *name, void *ctx)
+{
+	(void)ctx;
+	if (strncmp(name, "pml-no-such", 11) == 0)
+		return 0;
+	return strncmp(name, "pml-nss-down", 12) == 0 ? -1 : 1;
+}
+
+static const struct pml_lint_names fake_nss = { fake_known, fake_known, NULL };
+
+/* Lints TEXT as "t.conf"; returns the count, the lines in `logged`. */
+static unsigned lint(const char *text)
+{
+	struct pml_policy policy;
+	unsigned count;
+
+	pml_policy_init(&policy);
+	logged[0] = '\0';
+	ck_assert_msg(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
+					  &log_to_buffer) == 0 &&
+		      pml_policy_validate(&policy, machine.page_size, &log_to_buffer) == 0,
+		      "policy refused:\n%s", logged);
+	count = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
+	pml_policy_free(&policy);
+	return count;
+}
+
+static void assert_lint(const char *text, unsigned count, const char *lines)
+{
+	unsigned got = lint(text);
+
+	ck_assert_msg(got == count, "%u warnings, want %u:\n%s", got, count, logged);
+	ck_assert_str_eq(logged, lines);
+}
+
+START_TEST(clean_policy_has_no_warning)
+{
+	assert_lint("limit = \"8 MiB\";\nsoft = \"4 MiB\";\n", 0, "");
+}
+END_TEST
+
+START_TEST(clean_rules_have_no_warning)
+{
+	assert_lint("limit = \"1%\"; ceiling = \"1 TiB\";\n"
+		    "rules = (\n"
+		    "  { user = [\"root\", \"daemon\"]; limit = \"4 MiB\"; },\n"
+		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; },\n"
+		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; },\n"
+		    "  { uid = \"5-\"; service = [\"sshd\", \"login\"]; mode = \"set\"; }\n"
+		    ");\n", 0, "");
+}
+END_TEST
+
+START_TEST(rule_without_match_keys_hides_every_earlier_rule)
+{
+	assert_lint("rules = (\n"
+		    "  { user = \"root\"; limit = \"4 MiB\"; },\n"
+		    "  { service = \"sshd\"; uid = \"0-9\"; limit = \"2 MiB\"; },\n"
+		    "  { mode = \"set\"; }\n"
+		    ");\n", 2,
+		    "t.conf:2: warning: this rule never decides: the later rule at t.conf:4 matches every session it matches, and the last matching rule wins\n"
+		    "t.conf:3: warning: this rule never decides: the later rule at t.conf:4 matches every session it matches, and the last matching rule wins\n");
+}
+END_TEST
+
+/* Rules accumulate across files: a drop-in's rule hides the main file's. */
+START_TEST(rule_in_a_later_file_hides_an_earlier_one)
+{
+	static const char main_text[] = "rules = (\n  { user = \"root\"; limit = \"1 MiB\"; }\n);\n";
+	static const char dropin_text[] = "rules = ( { uid = \"0-\"; service = \"sshd\"; mode = \"set\"; },\n"
+					  "  { user = [\"daemon\", \"root\"]; limit = \"2 MiB\"; } );\n";
+	struct pml_policy policy;
+
+	pml_policy_init(&policy);
+	logged[0] = '\0';
+	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.conf", main_text,
+					     strlen(main_text), &log_to_buffer), 0);
+	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.d/50.conf", dropin_text,
+					     strlen(dropin_text), &log_to_buffer), 0);
+	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer), 1);
+	ck_assert_str_eq(logged, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
+	pml_policy_free(&policy);
+}
+END_TEST
+
+START_TEST(subset_of_names_is_hidden)
+{
+	assert_lint("rules = (\n"
+		    "  { user = [\"root\", \"daemon\"]; group = \"root\"; service = \"sshd\"; limit = \"1 MiB\"; },\n"
+		    "  { user = [\"daemon\", \"bin\", \"root\"]; group = [\"root\", \"adm\"]; limit = \"2 MiB\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: warning: this rule never decides: the later rule at t.conf:3 matches every session it matches, and the last matching rule wins\n");
+}
+END_TEST
+
+START_TEST(names_not_all_covered_are_not_hidden)
+{
+	/* "daemon" is not in the later rule, and the later rule asks for a
+	 * service that the earlier one does not: no warning either way. */
+	assert_lint("rules = (\n"
+		    "  { user = [\"root\", \"daemon\"]; limit = \"1 MiB\"; },\n"
+		    "  { user = \"root\"; limit = \"2 MiB\"; },\n"
+		    "  { user = \"root\"; limit = \"3 MiB\"; },\n"
+		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; }\n"
+		    ");\n", 1,
+		    "t.conf:3: warning: this rule never decides: the later rule at t.conf:4 matches every session it matches, and the last matching rule wins\n");
+}
+END_TEST
+
+START_TEST(uid_ranges_covered_together_are_hidden)
+{
+	assert_lint("rules = (\n"
+		    "  { uid = [\"0-10\", \"50-99\"]; limit = \"1 MiB\"; },\n"
+		    "  { uid = [\"60-\", \"0-49\", \"50-59\"]; limit = \"2 MiB\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: warning: this rule never decides: the later rule at t.conf:3 matches every session it matches, and the last matching rule wins\n");
+}
+END_TEST
+
+START_TEST(uid_range_with_a_gap_is_not_hidden)
+{
+	assert_lint("rules = (\n"
+		    "  { uid = [\"0-10\", \"50-99\"]; limit = \"1 MiB\"; },\n"
+		    "  { uid = [\"0-49\", \"51-\"]; limit = \"2 MiB\"; },\n"
+		    "  { uid = \"-4294967294\"; group = \"root\"; limit = \"2 MiB\"; }\n"
+		    ");\n", 0, "");
+}
+END_TEST
+
+START_TEST(covers_is_conservative)
+{
+	struct pml_rule empty = { 0 }, users_a = { 0 }, users_ab = { 0 };
+	struct pml_rule uids_all = { 0 }, uids_top = { 0 };
+	const char *a[] = { "a" }, *ab[] = { "b", "a" };
+	struct pml_uid_range all = { 0, UINT32_MAX - 1 }, top = { UINT32_MAX - 1, UINT32_MAX - 1 };
+
+	users_a.users = (struct pml_names){ a, 1 };
+	users_ab.users = (struct pml_names){ ab, 2 };
+	uids_all.uids = &all;
+	uids_all.n_uids = 1;
+	uids_top.uids = &top;
+	uids_top.n_uids = 1;
+	ck_assert(pml_rule_covers(&empty, &users_a));
+	ck_assert(pml_rule_covers(&empty, &empty));
+	ck_assert(pml_rule_covers(&users_ab, &users_a));
+	ck_assert(!pml_rule_covers(&users_a, &users_ab));
+	ck_assert(!pml_rule_covers(&users_a, &empty));
+	ck_assert(pml_rule_covers(&uids_all, &uids_top));
+	ck_assert(!pml_rule_covers(&uids_top, &uids_all));
+	/* A uid range says nothing about names, nor names about uids. */
+	ck_assert(!pml_rule_covers(&uids_all, &users_a));
+	ck_assert(!pml_rule_covers(&users_a, &uids_all));
+}
+END_TEST
+
+START_TEST(soft_above_hard_at_the_top_level)
+{
+	assert_lint("soft = \"16 MiB\";\nhard = \"4 MiB\";\n"
+		    "rules = ( { service = \"cron\"; mode = \"set\"; } );\n", 1,
+		    "t.conf:1: warning: the soft limit (16 MiB) is above the hard limit (4 MiB); sessions get soft lowered to 4 MiB\n");
+}
+END_TEST
+
+START_TEST(soft_above_hard_in_a_rule)
+{
+	assert_lint("hard = \"4 MiB\";\nsoft = \"1 MiB\";\n"
+		    "rules = (\n"
+		    "  { user = \"root\"; soft = \"unlimited\"; },\n"
+		    "  { user = \"daemon\"; limit = \"2 MiB\"; hard = \"1 MiB\"; },\n"
+		    "  { user = \"bin\"; limit = \"2 MiB\"; hard = \"3 MiB\"; }\n"
+		    ");\n", 2,
+		    "t.conf:4: warning: this rule's soft limit (unlimited) is above its hard limit (4 MiB); sessions get soft lowered to 4 MiB\n"
+		    "t.conf:5: warning: this rule's soft limit (2 MiB) is above its hard limit (1 MiB); sessions get soft lowered to 1 MiB\n");
+}
+END_TEST
+
+START_TEST(soft_share_above_hard_on_this_machine)
+{
+	/* 1% of 16 GiB is about 164 MiB. */
+	assert_lint("soft = \"1%\";\nhard = \"100 MiB\";\n", 1,
+		    "t.conf:1: warning: the soft limit (167772 KiB) is above the hard limit (100 MiB) on this machine; sessions get soft lowered to 100 MiB\n");
+}
+END_TEST
+
+START_TEST(share_held_at_the_ceiling_once)
+{
+	/* One "limit" behind both sides: one warning, at the share's line. */
+	assert_lint("ceiling = \"64 MiB\";\nlimit = \"1%\";\n", 1,
+		    "t.conf:2: warning: limit \"1%\" comes to 167772 KiB on this machine, above the ceiling (64 MiB): the ceiling decides, not the share\n");
+}
+END_TEST
+
+START_TEST(share_raised_to_the_floor)
+{
+	/* 0.001% of 16 GiB: 171798 bytes, 167936 as whole pages. */
+	assert_lint("limit = \"8 MiB\";\n"
+		    "rules = ( { user = \"root\";\n"
+		    "  soft = \"0.001%\"; floor = \"1 MiB\"; } );\n", 1,
+		    "t.conf:3: warning: soft \"0.001%\" comes to 164 KiB on this machine, below the floor (1 MiB): the floor decides, not the share\n");
+}
+END_TEST
+
+START_TEST(share_clamp_is_reported_where_it_is_written)
+{
+	/* The top level's share and ceiling: once, at the top.  A rule that
+	 * only sets the mode inherits it silently; a rule whose own ceiling
+	 * beats the share is told, at its ceiling. */
+	assert_lint("limit = \"50%\";\nceiling = \"4 GiB\";\n"
+		    "rules = (\n"
+		    "  { user = \"root\"; mode = \"set\"; },\n"
+		    "  { user = \"daemon\";\n"
+		    "    ceiling = \"1 GiB\"; },\n"
+		    "  { user = \"bin\"; ceiling = \"1 TiB\"; }\n"
+		    ");\n", 2,
+		    "t.conf:1: warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (4 GiB): the ceiling decides, not the share\n"
+		    "t.conf:6: warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (1 GiB): the ceiling decides, not the share\n");
+}
+END_TEST
+
+START_TEST(unclamped_share_has_no_warning)
+{
+	assert_lint("limit = \"1%\";\nfloor = \"1 MiB\";\nceiling = \"1 GiB\";\n", 0, "");
+}
+END_TEST
+
+START_TEST(unknown_user_and_group_are_named_once)
+{
+	assert_lint("rules = (\n"
+		    "  { user = [\"root\", \"pml-no-such-user\", \"pml-no-such-user\"];\n"
+		    "    group = [\"pml-no-such-group\", \"root\"]; limit = \"1 MiB\"; },\n"
+		    "  { user = \"pml-no-such\\x1b[1m\"; limit = \"1 MiB\"; },\n"
+		    "  { user = \"pml-nss-down\"; group = \"pml-nss-down\"; limit = \"1 MiB\"; }\n"
+		    ");\n", 3,
+		    "t.conf:2: warning: user \"pml-no-such-user\" does not exist on this machine\n"
+		    "t.conf:2: warning: group \"pml-no-such-group\" does not exist on this machine\n"
+		    "t.conf:4: warning: user \"pml-no-such\\x1b[1m\" does not exist on this machine\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("lint");
+	TCase *tc = tcase_create("lint");
+
+	tcase_add_test(tc, clean_policy_has_no_warning);
+	tcase_add_test(tc, clean_rules_have_no_warning);
+	tcase_add_test(tc, rule_without_match_keys_hides_every_earlier_rule);
+	tcase_add_test(tc, rule_in_a_later_file_hides_an_earlier_one);
+	tcase_add_test(tc, subset_of_names_is_hidden);
+	tcase_add_test(tc, names_not_all_covered_are_not_hidden);
+	tcase_add_test(tc, uid_ranges_covered_together_are_hidden);
+	tcase_add_test(tc, uid_range_with_a_gap_is_not_hidden);
+	tcase_add_test(tc, covers_is_conservative);
+	tcase_add_test(tc, soft_above_hard_at_the_top_level);
+	tcase_add_test(tc, soft_above_hard_in_a_rule);
+	tcase_add_test(tc, soft_share_above_hard_on_this_machine);
+	tcase_add_test(tc, share_held_at_the_ceiling_once);
+	tcase_add_test(tc, share_raised_to_the_floor);
+	tcase_add_test(tc, share_clamp_is_reported_where_it_is_written);
+	tcase_add_test(tc, unclamped_share_has_no_warning);
+	tcase_add_test(tc, unknown_user_and_group_are_named_once);
+	suite_add_tcase(s, tc);
+	return pml_run_tap(s, NULL, 0);
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# make install into a DESTDIR: the module lands in the PAM module directory
+# without its libtool archive, the shipped policy is installed when absent,
+# an edited policy is never overwritten on upgrade, and uninstall removes
+# only what is still the shipped file.
+set -u
+build=${PML_BUILDDIR:?run with make check}
+make=${PML_MAKE:-make}
+dest=$(mktemp -d /tmp/pml-install-XXXXXX)
+trap 'rm -rf "$dest"' EXIT
+n=0
+check() { # description, command...
+	n=$((n + 1)); desc=$1; shift
+	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
+}
+echo "1..7"
+$make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
+# Automake writes these as ${prefix}-style shell expansions: evaluate in order.
+for var in prefix exec_prefix libdir sysconfdir pammoddir; do
+	eval "$var=\"$(sed -n "s/^$var = //p" "$build/Makefile")\""
+done
+conf=$dest$sysconfdir/security/memlock.conf
+check "module installed in $pammoddir" test -f "$dest$pammoddir/pam_memlock.so"
+check "no libtool archive beside it" test ! -e "$dest$pammoddir/pam_memlock.la"
+check "shipped policy installed" cmp "${PML_SRCDIR:?}/conf/memlock.conf" "$conf"
+echo 'limit = "16 MiB";' > "$conf"
+$make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
+check "an edited policy survives reinstall" grep -qx 'limit = "16 MiB";' "$conf"
+check "the new default goes beside it as .dist" cmp "$PML_SRCDIR/conf/memlock.conf" "$conf.dist"
+$make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>&1
+check "uninstall keeps the edited policy" test -f "$conf"
+check "uninstall removes the module" test ! -e "$dest$pammoddir/pam_memlock.so"

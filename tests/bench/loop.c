@@ -1,0 +1,65 @@
+/*
+ * What bench runs under callgrind: N sessions of one service, after one
+ * warm-up session that is not counted (callgrind starts with collection
+ * off; the client requests switch it on around the loop).  A program of
+ * its own, without bench's counting malloc, so that the instructions are
+ * only the sessions'.
+ *
+ *   BENCH_DIR=DIR loop SERVICE N   (with nss_wrapper set up as bench does)
+ *
+ * SERVICE "nss-lookup" runs only what pam_memlock asks NSS for a session
+ * (pml_identity_lookup: the user, their group list, each group's name),
+ * so that this cost can be told apart from the module's own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT do { } while (0)
+#endif
+
+#include "fixture.h"
+#include "identity.h"
+#include "session.h"
+
+static void nss_lookup(void)
+{
+	struct pml_identity identity = { BENCH_USER, NULL, false, 0, NULL, 0 };
+
+	if (pml_identity_lookup(&identity) != 0) {
+		fprintf(stderr, "loop: cannot look up " BENCH_USER "\n");
+		exit(1);
+	}
+	pml_identity_free(&identity);
+}
+
+static void one(const char *confdir, const char *service)
+{
+	if (strcmp(service, "nss-lookup") == 0)
+		nss_lookup();
+	else
+		bench_session(confdir, service);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = getenv("BENCH_DIR");
+	char confdir[4096];
+	unsigned long n, i;
+
+	if (argc != 3 || dir == NULL) {
+		fprintf(stderr, "usage: BENCH_DIR=DIR %s SERVICE N\n", argv[0]);
+		return 2;
+	}
+	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
+	n = strtoul(argv[2], NULL, 10);
+	one(confdir, argv[1]);
+	CALLGRIND_TOGGLE_COLLECT;
+	for (i = 0; i < n; i++)
+		one(confdir, argv[1]);
+	CALLGRIND_TOGGLE_COLLECT;
+	return 0;
+}

@@ -2,8 +2,13 @@
 # The whole test suite, as the README and CI run it, from a configured and
 # built tree:
 #   1. make check              the unit, loader and libpam tests
-#   2. the same under ASan+UBSan, built from `make distdir` so that the dist
+#   2. make check-vm           the cases that need real root, in a VM
+#   3. the same as 1 under ASan+UBSan, built from `make distdir` so that the dist
 #      tarball is proven complete too
+#   4. make bench at a tiny size: one case, passed if it runs to the end
+#   5. make distcheck: one case, passed if the release tarball checks out
+#   6. make check-valgrind: the libpam tests and the soak under memcheck
+#   7. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -12,9 +17,10 @@ build=${PML_BUILD_DIR:-$top}
 jobs=$(nproc 2>/dev/null || echo 2)
 passed=0 failed=0 skipped=0 status=0
 
-# Adds the counts of the test-suite.log summary in directory $2 (named $1).
+# Adds the counts of the test-suite.log summary in directory $2 (named $1),
+# or of the summary file $3 there.
 tally() {
-	local name=$1 log=$2/test-suite.log p f s
+	local name=$1 log=$2/${3:-test-suite.log} p f s
 	if [ ! -f "$log" ]; then
 		echo "== $name: no test-suite.log: the run did not happen" >&2
 		failed=$((failed + 1))
@@ -31,6 +37,10 @@ echo "== make check"
 make -C "$build" -j"$jobs" check || status=1
 tally "make check" "$build"
 
+echo "== make check-vm (real root in a TCG virtual machine)"
+make -C "$build" check-vm || status=1
+tally "check-vm" "$build/tests/e2e"
+
 echo "== make check with --enable-sanitizers (ASan+UBSan, no recovery)"
 san=$(mktemp -d /tmp/pml-sanitizers-XXXXXX)
 if make -C "$build" distdir distdir="$san/src" >/dev/null &&
@@ -45,6 +55,48 @@ else
 	failed=$((failed + 1)) status=1
 fi
 cd "$top" && rm -rf "$san"
+
+# The benchmark is not a timed test: it is built and run once at a tiny size
+# to keep it working, and counts as one case that passes if it completes.
+echo "== make bench BENCH_FLAGS=--quick (no times asserted)"
+if make -C "$build" bench BENCH_FLAGS=--quick; then
+	echo "== bench: 1 passed"
+	passed=$((passed + 1))
+else
+	echo "== bench: did not complete" >&2
+	failed=$((failed + 1)) status=1
+fi
+
+# The release tarball: distcheck builds it out of tree from a read-only
+# source, runs its tests, installs, uninstalls and finds nothing left
+# behind.  One case; its long output goes to a log, shown when it fails.
+echo "== make distcheck (the tarball builds, passes its tests, uninstalls clean)"
+dist_log=$(mktemp /tmp/pml-distcheck-XXXXXX)
+if make -C "$build" -j"$jobs" distcheck >"$dist_log" 2>&1; then
+	echo "== distcheck: 1 passed"
+	passed=$((passed + 1))
+	rm -f "$dist_log"
+else
+	tail -n 40 "$dist_log" >&2
+	echo "== distcheck: failed (whole log: $dist_log)" >&2
+	failed=$((failed + 1)) status=1
+fi
+
+echo "== make check-valgrind (libpam tests and the 1,000-session soak under memcheck)"
+make -C "$build" check-valgrind || status=1
+tally "check-valgrind" "$build" test-suite-valgrind.log
+
+# Each fuzz target runs for a fixed time from a private clang build and
+# counts as one case: passed when nothing crashed, leaked or aborted.
+fuzz_seconds=${PML_FUZZ_SECONDS:-60}
+echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
+fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
+"$top/tests/fuzz/run.sh" "$fuzz_seconds" | tee "$fuzz_tap" || status=1
+p=$(grep -c '^ok ' "$fuzz_tap") f=$(grep -c -e '^not ok ' -e '^Bail out!' "$fuzz_tap")
+[ $((p + f)) -eq 0 ] && f=1
+echo "== fuzz: $p passed, $f failed, 0 skipped"
+passed=$((passed + p)) failed=$((failed + f))
+rm -f "$fuzz_tap"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

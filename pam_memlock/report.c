@@ -56,16 +56,32 @@ static void report_decision(const struct pml_evaluation *e,
 	report_side(e, "hard", &d->hard, log);
 }
 
+/*
+ * Only debug, dry_run and the two warnings log anything.  Most sessions are
+ * none of them, and formatting six sizes for nothing would cost more than
+ * deciding did.
+ */
+static bool has_news(const struct pml_decision *d,
+		     const struct pml_outcome *outcome, bool dry_run,
+		     const struct pml_log *log)
+{
+	return log->max_priority >= LOG_DEBUG || dry_run ||
+	       outcome->hard_refused || d->soft_lowered_to_hard;
+}
+
 void pml_report_outcome(const struct pml_evaluation *evaluation,
 			const struct pml_outcome *outcome, bool dry_run,
 			const struct pml_log *log)
 {
 	const struct pml_decision *d = &evaluation->decision;
 	const char *user = evaluation->identity.user;
-	struct pair_text before = pair(outcome->before);
-	struct pair_text wanted = pair(outcome->wanted);
-	struct pair_text after = pair(outcome->after);
+	struct pair_text before, wanted, after;
 
+	if (!has_news(d, outcome, dry_run, log))
+		return;
+	before = pair(outcome->before);
+	wanted = pair(outcome->wanted);
+	after = pair(outcome->after);
 	report_decision(evaluation, log);
 	if (d->soft_lowered_to_hard)
 		pml_log(log, LOG_WARNING,

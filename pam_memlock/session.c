@@ -45,19 +45,6 @@ static int decide_error(int rc, const struct pml_log *log)
 	}
 }
 
-/*
- * Whether pml_report_outcome would log anything.  It formats six sizes
- * before it logs, which cost more than deciding; without debug, only
- * these three cases log above LOG_DEBUG, and most sessions are none.
- */
-static bool report_has_news(const struct pml_log *log,
-			    const struct pml_evaluation *evaluation,
-			    const struct pml_outcome *outcome, bool dry_run)
-{
-	return log->max_priority >= LOG_DEBUG || dry_run ||
-	       outcome->hard_refused || evaluation->decision.soft_lowered_to_hard;
-}
-
 int pml_session_open(pam_handle_t *pamh, int argc, const char **argv)
 {
 	struct pml_log log = { emit_syslog, pamh, LOG_INFO };
@@ -84,13 +71,11 @@ int pml_session_open(pam_handle_t *pamh, int argc, const char **argv)
 	if (rc < 0)
 		return decide_error(rc, &log);
 	rc = pml_apply(&evaluation.decision, args.dry_run, &outcome);
-	if (rc == 0) {
-		if (report_has_news(&log, &evaluation, &outcome, args.dry_run))
-			pml_report_outcome(&evaluation, &outcome, args.dry_run, &log);
-	} else {
+	if (rc == 0)
+		pml_report_outcome(&evaluation, &outcome, args.dry_run, &log);
+	else
 		pml_log(&log, LOG_ERR, "setrlimit(RLIMIT_MEMLOCK) for user \"%s\": %s",
 			request.user, strerror(-rc));
-	}
 	pml_evaluation_free(&evaluation);
 	if (rc == -ENOMEM)
 		return PAM_BUF_ERR;

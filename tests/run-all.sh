@@ -90,8 +90,15 @@ tally "check-valgrind" "$build" test-suite-valgrind.log
 # counts as one case: passed when nothing crashed, leaked or aborted.
 fuzz_seconds=${PML_FUZZ_SECONDS:-60}
 echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
+# From `make distdir`: a tree configured in place cannot host another build.
 fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
-"$top/tests/fuzz/run.sh" "$fuzz_seconds" | tee "$fuzz_tap" || status=1
+fuzz_src=$(mktemp -d /tmp/pml-fuzz-src-XXXXXX)
+if make -C "$build" distdir distdir="$fuzz_src/src" >/dev/null; then
+	"$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" | tee "$fuzz_tap" || status=1
+else
+	echo "Bail out! make distdir failed" | tee "$fuzz_tap"
+fi
+rm -rf "$fuzz_src"
 p=$(grep -c '^ok ' "$fuzz_tap") f=$(grep -c -e '^not ok ' -e '^Bail out!' "$fuzz_tap")
 [ $((p + f)) -eq 0 ] && f=1
 echo "== fuzz: $p passed, $f failed, 0 skipped"

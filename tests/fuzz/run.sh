@@ -32,6 +32,8 @@ bail() {
 if [ -z "$bin" ]; then
 	command -v clang >/dev/null || bail "clang is not installed"
 	[ -x "$src/configure" ] || bail "run autoreconf -fi in $src first"
+	[ ! -f "$src/config.status" ] ||
+		bail "$src is configured in place; run this from a copy (make distdir), as tests/run-all.sh does"
 	mkdir "$work/build" && cd "$work/build" || bail "cannot make $work/build"
 	"$src/configure" -q CC=clang --enable-fuzzing >"$work/configure.log" 2>&1 ||
 		bail "configure CC=clang --enable-fuzzing failed: see $work/configure.log"

@@ -5,9 +5,10 @@
 #include <string.h>
 #include <syslog.h>
 
-static char captured[65536];
-static size_t used;
-static FILE *echo;
+/* Per thread, so that test_threads can tell its two threads' lines apart. */
+static __thread char captured[65536];
+static __thread size_t used;
+static __thread FILE *echo;
 
 const char *pml_capture_text(void)
 {

@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-/* Every line logged so far, each ending in '\n': "<priority> message". */
+/* Every line this thread logged so far, each ending in '\n':
+ * "<priority> message". */
 const char *pml_capture_text(void);
 void pml_capture_reset(void);
 

@@ -7,11 +7,9 @@
  * The threads use different users, so that one thread's user, rule or
  * groups showing up in the other's log is caught.
  *
- * The log is caught per thread: this program defines syslog() and its
- * relatives (libpam's pam_syslog ends there) and writes each line to a
- * thread-local buffer.
+ * The log is caught per thread: tests/syslog_capture.c keeps its lines in
+ * thread-local buffers.
  */
-#undef _FORTIFY_SOURCE
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,6 +22,7 @@
 
 #include "harness.h"
 #include "pam_session.h"
+#include "syslog_capture.h"
 
 #define ROUNDS 200
 #define LOG_SIZE 8192
@@ -40,54 +39,6 @@ static const char policy[] =
 	"  { user = \"nobody\"; service = \"" PML_TEST_SERVICE "\"; soft = \"3 MiB\"; }\n"
 	");\n";
 
-static __thread char thread_log[LOG_SIZE];
-static __thread size_t thread_used;
-
-static void capture(int priority, const char *fmt, va_list ap)
-{
-	char line[2048];
-	int n;
-
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = snprintf(thread_log + thread_used, sizeof(thread_log) - thread_used,
-		     "<%d> %s\n", LOG_PRI(priority), line);
-	if (n > 0 && (size_t)n < sizeof(thread_log) - thread_used)
-		thread_used += (size_t)n;
-}
-
-void vsyslog(int priority, const char *fmt, va_list ap)
-{
-	capture(priority, fmt, ap);
-}
-
-void syslog(int priority, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	capture(priority, fmt, ap);
-	va_end(ap);
-}
-
-void __syslog_chk(int priority, int flag, const char *fmt, ...);
-void __vsyslog_chk(int priority, int flag, const char *fmt, va_list ap);
-
-void __syslog_chk(int priority, int flag, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)flag;
-	va_start(ap, fmt);
-	capture(priority, fmt, ap);
-	va_end(ap);
-}
-
-void __vsyslog_chk(int priority, int flag, const char *fmt, va_list ap)
-{
-	(void)flag;
-	capture(priority, fmt, ap);
-}
-
 static struct pml_pam_env env;
 
 struct session_result {
@@ -97,10 +48,9 @@ struct session_result {
 
 static void one_session(const char *user, struct session_result *out)
 {
-	thread_used = 0;
-	thread_log[0] = '\0';
+	pml_capture_reset();
 	out->rc = pml_pam_open_close(&env, PML_TEST_SERVICE, user);
-	memcpy(out->log, thread_log, sizeof(out->log));
+	snprintf(out->log, sizeof(out->log), "%s", pml_capture_text());
 }
 
 struct worker {

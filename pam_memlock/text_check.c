@@ -215,10 +215,24 @@ static int check_structure(const char *name, const char *text, size_t len,
 	return 0;
 }
 
+/* Editors on other systems add one; libconfig only says "syntax error". */
+static int check_bom(const char *name, const char *text, size_t len,
+		     const struct pml_log *log)
+{
+	if (len < 3 || memcmp(text, "\xef\xbb\xbf", 3) != 0)
+		return 0;
+	pml_log_at(log, LOG_ERR, name, 1,
+		   "the file starts with a UTF-8 byte order mark: save it without one");
+	return -EINVAL;
+}
+
 int pml_text_check(const char *name, const char *text, size_t len,
 		   const struct pml_log *log)
 {
 	int nul = check_nul(name, text, len, log);
+
+	if (nul == 0 && check_bom(name, text, len, log) < 0)
+		return -EINVAL;
 	int include = check_includes(name, text, len, log);
 	/* An @include line would also be a misplaced string: report it once. */
 	int structure = nul == 0 && include == 0

@@ -186,6 +186,8 @@ static enum pml_key settings_key(const char *name)
 static void parse_names(struct parser *p, const config_setting_t *s,
 			const char *key, struct pml_names *out)
 {
+	/* What the strings are, for messages: uids are ranges, not names. */
+	const char *what = strcmp(key, "uid") == 0 ? "uid range" : "name";
 	int type = config_setting_type(s);
 	int i, n;
 
@@ -198,8 +200,8 @@ static void parse_names(struct parser *p, const config_setting_t *s,
 			return;
 		}
 	} else {
-		problem(p, s, "%s: expected a quoted name or a list of them, not %s",
-			key, type_name(s));
+		problem(p, s, "%s: expected a quoted %s or a list of them, not %s",
+			key, what, type_name(s));
 		return;
 	}
 	out->v = calloc((size_t)n, sizeof(*out->v));
@@ -212,13 +214,13 @@ static void parse_names(struct parser *p, const config_setting_t *s,
 					    ? s : config_setting_get_elem(s, (unsigned)i);
 
 		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
-			problem(p, e, "%s: expected quoted names, not %s", key,
+			problem(p, e, "%s: expected quoted %ss, not %s", key, what,
 				type_name(e));
 			continue;
 		}
 		out->v[out->n] = config_setting_get_string(e);
 		if (out->v[out->n][0] == '\0') {
-			problem(p, e, "%s: empty name", key);
+			problem(p, e, "%s: empty %s", key, what);
 			continue;
 		}
 		out->n++;

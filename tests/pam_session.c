@@ -75,8 +75,8 @@ void pml_pam_env_remove(const struct pml_pam_env *env)
 		nftw(env->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int no_conversation(int n, const struct pam_message **msg,
-			   struct pam_response **resp, void *data)
+int pml_no_conversation(int n, const struct pam_message **msg,
+			struct pam_response **resp, void *data)
 {
 	(void)n;
 	(void)msg;
@@ -88,7 +88,7 @@ static int no_conversation(int n, const struct pam_message **msg,
 int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
 		       const char *user)
 {
-	struct pam_conv conv = { no_conversation, NULL };
+	struct pam_conv conv = { pml_no_conversation, NULL };
 	pam_handle_t *pamh = NULL;
 	int rc;
 

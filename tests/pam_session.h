@@ -37,6 +37,12 @@ void pml_pam_env_remove(const struct pml_pam_env *env);
 int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
 		       const char *user);
 
+/* A PAM conversation that answers nothing: sessions here ask no one. */
+struct pam_message;
+struct pam_response;
+int pml_no_conversation(int n, const struct pam_message **msg,
+			struct pam_response **resp, void *data);
+
 /* RLIMIT_MEMLOCK now, and setting it; UINT64_MAX is unlimited. */
 void pml_memlock_get(uint64_t *soft, uint64_t *hard);
 int pml_memlock_set(uint64_t soft, uint64_t hard);

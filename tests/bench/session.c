@@ -6,6 +6,7 @@
 #include <security/pam_appl.h>
 
 #include "fixture.h"
+#include "../pam_session.h"
 
 uint64_t bench_now_ns(void)
 {
@@ -15,19 +16,9 @@ uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int no_conversation(int n, const struct pam_message **msg,
-			   struct pam_response **resp, void *data)
-{
-	(void)n;
-	(void)msg;
-	(void)resp;
-	(void)data;
-	return PAM_CONV_ERR;
-}
-
 uint64_t bench_session(const char *confdir, const char *service)
 {
-	struct pam_conv conv = { no_conversation, NULL };
+	struct pam_conv conv = { pml_no_conversation, NULL };
 	pam_handle_t *pamh = NULL;
 	uint64_t start = bench_now_ns(), took;
 	int rc = pam_start_confdir(service, BENCH_USER, &conv, confdir, &pamh);

@@ -8,23 +8,15 @@
 #include "apply.h"
 #include "decide.h"
 #include "harness.h"
+#include "log_buffer.h"
 #include "settings.h"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)
 #define GiB ((uint64_t)1 << 30)
 
-static char logged[4096];
-
-static void capture(void *ctx, int priority, const char *message)
-{
-	(void)ctx;
-	(void)priority;
-	strncat(logged, message, sizeof(logged) - strlen(logged) - 2);
-	strcat(logged, "\n");
-}
-
-static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+static struct pml_log_buffer logged;
+static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_DEBUG };
 
 static struct pml_policy policy;
 static struct pml_decision d;
@@ -42,11 +34,11 @@ static void decide_on(const char *text, uint64_t ram, uint64_t page,
 	struct pml_identity id = { user, service, true, 1000, groups, 2 };
 	struct pml_machine machine = { ram, page };
 
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	pml_policy_free(&policy);	/* the previous call's, if any */
 	ck_assert_msg(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
-					  &log_to_buffer) == 0, "%s", logged);
-	ck_assert_msg(pml_policy_validate(&policy, page, &log_to_buffer) == 0, "%s", logged);
+					  &log_to_buffer) == 0, "%s", logged.text);
+	ck_assert_msg(pml_policy_validate(&policy, page, &log_to_buffer) == 0, "%s", logged.text);
 	pml_decide(&policy, &id, &machine, &d);
 }
 

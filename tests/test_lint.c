@@ -7,21 +7,13 @@
 #include <string.h>
 
 #include "harness.h"
+#include "log_buffer.h"
 #include "lint.h"
 #include "policy.h"
 
 static const struct pml_machine machine = { (uint64_t)16 << 30, 4096 };
-static char logged[8192];
-
-static void capture(void *ctx, int priority, const char *message)
-{
-	(void)ctx;
-	(void)priority;
-	strncat(logged, message, sizeof(logged) - strlen(logged) - 2);
-	strcat(logged, "\n");
-}
-
-static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+static struct pml_log_buffer logged;
+static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_DEBUG };
 
 /* A made-up NSS: names starting "pml-no-such" are unknown, names starting
  * "pml-nss-down" cannot be looked up, every other name exists. */
@@ -35,18 +27,18 @@ static int fake_known(const char *name, void *ctx)
 
 static const struct pml_lint_names fake_nss = { fake_known, fake_known, NULL };
 
-/* Lints TEXT as "t.conf"; returns the count, the lines in `logged`. */
+/* Lints TEXT as "t.conf"; returns the count, the lines in `logged.text`. */
 static unsigned lint(const char *text)
 {
 	struct pml_policy policy;
 	unsigned count;
 
 	pml_policy_init(&policy);
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	ck_assert_msg(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
 					  &log_to_buffer) == 0 &&
 		      pml_policy_validate(&policy, machine.page_size, &log_to_buffer) == 0,
-		      "policy refused:\n%s", logged);
+		      "policy refused:\n%s", logged.text);
 	count = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
 	pml_policy_free(&policy);
 	return count;
@@ -56,8 +48,8 @@ static void assert_lint(const char *text, unsigned count, const char *lines)
 {
 	unsigned got = lint(text);
 
-	ck_assert_msg(got == count, "%u warnings, want %u:\n%s", got, count, logged);
-	ck_assert_str_eq(logged, lines);
+	ck_assert_msg(got == count, "%u warnings, want %u:\n%s", got, count, logged.text);
+	ck_assert_str_eq(logged.text, lines);
 }
 
 START_TEST(clean_policy_has_no_warning)
@@ -99,13 +91,13 @@ START_TEST(rule_in_a_later_file_hides_an_earlier_one)
 	struct pml_policy policy;
 
 	pml_policy_init(&policy);
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.conf", main_text,
 					     strlen(main_text), &log_to_buffer), 0);
 	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.d/50.conf", dropin_text,
 					     strlen(dropin_text), &log_to_buffer), 0);
 	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer), 1);
-	ck_assert_str_eq(logged, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
+	ck_assert_str_eq(logged.text, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
 	pml_policy_free(&policy);
 }
 END_TEST

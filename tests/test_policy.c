@@ -14,6 +14,7 @@
 
 #include "golden.h"
 #include "harness.h"
+#include "log_buffer.h"
 #include "policy.h"
 #include "safe_read.h"
 
@@ -21,24 +22,10 @@
 static char *bad_names[PML_GOLDEN_MAX], *good_names[PML_GOLDEN_MAX];
 static int n_bad, n_good;
 static char tmpdir[] = "/tmp/pml-policy-XXXXXX";
-static char logged[16384];
+static struct pml_log_buffer logged;
 
-/* Messages name the file by its path; keep only the part after tmpdir/. */
-static void capture(void *ctx, int priority, const char *message)
-{
-	const char *p = message;
-	size_t dir = strlen(tmpdir);
-
-	(void)ctx;
-	if (priority > LOG_WARNING)
-		return;
-	if (strncmp(p, tmpdir, dir) == 0 && p[dir] == '/')
-		p += dir + 1;
-	strncat(logged, p, sizeof(logged) - strlen(logged) - 2);
-	strcat(logged, "\n");
-}
-
-static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+/* Messages name the file by its path; main() strips tmpdir/ from them. */
+static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_WARNING };
 
 /* Copies DIR/NAME to tmpdir/NAME, mode 0644; returns the new path. */
 static const char *stage_from(const char *dir, const char *name)
@@ -77,7 +64,7 @@ static int load(const char *path, struct pml_policy *policy)
 {
 	struct pml_load_options options = { path, true, geteuid(), 4096 };
 
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	return pml_policy_load(&options, &log_to_buffer, policy);
 }
 
@@ -89,13 +76,13 @@ START_TEST(bad_file_is_refused_with_its_message)
 	int rc;
 
 	rc = load(stage("bad", name), &policy);
-	ck_assert_msg(rc == -EINVAL, "%s: got %d, want -EINVAL; log:\n%s", name, rc, logged);
+	ck_assert_msg(rc == -EINVAL, "%s: got %d, want -EINVAL; log:\n%s", name, rc, logged.text);
 	ck_assert_ptr_null(policy.rules);
 	ck_assert_uint_eq(policy.n_files, 0);
 	snprintf(err_path, sizeof(err_path), "%s/bad/%.*s.err",
 		 pml_test_env("PML_TESTDATA"), (int)(strlen(name) - 5), name);
 	want = pml_golden_read(err_path, NULL);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 	free(want);
 }
 END_TEST
@@ -111,8 +98,8 @@ START_TEST(shipped_policy_loads)
 	snprintf(path, sizeof(path), "%s/conf", pml_test_env("PML_SRCDIR"));
 	staged = stage_from(path, "memlock.conf");
 	rc = load(staged, &policy);
-	ck_assert_msg(rc == 0, "conf/memlock.conf refused:\n%s", logged);
-	ck_assert_str_eq(logged, "");
+	ck_assert_msg(rc == 0, "conf/memlock.conf refused:\n%s", logged.text);
+	ck_assert_str_eq(logged.text, "");
 	ck_assert(policy.top.v[PML_KEY_LIMIT].set);
 	ck_assert_uint_eq(policy.top.v[PML_KEY_LIMIT].amount.bytes, 8u << 20);
 	ck_assert_uint_eq(policy.n_rules, 0);
@@ -126,8 +113,8 @@ START_TEST(good_file_loads)
 	struct pml_policy policy;
 	int rc = load(stage("good", name), &policy);
 
-	ck_assert_msg(rc == 0, "%s refused:\n%s", name, logged);
-	ck_assert_str_eq(logged, "");
+	ck_assert_msg(rc == 0, "%s refused:\n%s", name, logged.text);
+	ck_assert_str_eq(logged.text, "");
 	pml_policy_free(&policy);
 }
 END_TEST
@@ -141,6 +128,7 @@ int main(void)
 		perror("mkdtemp");
 		return 99;
 	}
+	logged.strip = tmpdir;
 	n_bad = pml_golden_list("bad", bad_names);
 	n_good = pml_golden_list("good", good_names);
 	tcase_add_loop_test(tc, bad_file_is_refused_with_its_message, 0, n_bad);

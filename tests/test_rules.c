@@ -33,6 +33,7 @@
 #include "decide.h"
 #include "evaluate.h"
 #include "harness.h"
+#include "log_buffer.h"
 #include "pam_session.h"
 #include "policy.h"
 #include "safe_read.h"
@@ -603,16 +604,9 @@ END_TEST
 
 /* ---- The loader on a private directory ---------------------------------- */
 
-static char logged[16384];
+static struct pml_log_buffer logged = { .tag_priority = true };
 
-static void capture(void *ctx, int priority, const char *message)
-{
-	(void)ctx;
-	snprintf(logged + strlen(logged), sizeof(logged) - strlen(logged),
-		 "<%d> %s\n", priority, message);
-}
-
-static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_DEBUG };
 
 static char dropins[256];
 
@@ -637,7 +631,7 @@ static int load(bool path_given, struct pml_policy *policy)
 {
 	struct pml_load_options options = { env.policy, path_given, geteuid(), 4096 };
 
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	return pml_policy_load(&options, &log_to_buffer, policy);
 }
 
@@ -680,7 +674,7 @@ START_TEST(dropins_load_in_byte_order)
 	put("memlock.d/Z.conf", ALICE("5 MiB"));
 	put("memlock.d/A.conf", ALICE("4 MiB"));
 	put("memlock.d/10-a.conf", ALICE("2 MiB"));
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_files, 6);
 	ck_assert_uint_eq(policy.n_rules, 6);
 	for (i = 0; i < 6; i++) {
@@ -715,7 +709,7 @@ START_TEST(dropins_ignore_other_names)
 		put(name, "this is not a policy\n");
 	}
 	put("memlock.d/50-alice.conf", ALICE("1 MiB"));
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_files, 2);
 	ck_assert_uint_eq(policy.n_rules, 1);
 	ck_assert_str_eq(file_of(&policy, &policy.rules[0].settings.v[PML_KEY_LIMIT]),
@@ -732,7 +726,7 @@ START_TEST(later_top_level_keys_replace_one_by_one)
 
 	put("memlock.conf", "limit = \"1 MiB\";\nsoft = \"512 KiB\";\nmode = \"set\";\n");
 	put("memlock.d/50.conf", "limit = \"2 MiB\";\n");
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	d = decide_for(&policy, "alice", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 512 * KiB);
 	ck_assert_str_eq(file_of(&policy, d.soft.from), "memlock.conf");
@@ -751,7 +745,7 @@ START_TEST(rules_accumulate_and_the_last_match_wins_across_files)
 	put("memlock.conf", TOP ALICE("1 MiB"));
 	put("memlock.d/20.conf", ALICE("2 MiB"));
 	put("memlock.d/30.conf", "rules = ( { user = \"bob\"; limit = \"3 MiB\"; } );\n");
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_rules, 3);
 	d = decide_for(&policy, "alice", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 2 * MiB);
@@ -774,7 +768,7 @@ START_TEST(later_top_level_does_not_outrank_an_earlier_rule)
 
 	put("memlock.conf", "rules = ( { user = \"alice\"; soft = \"1 MiB\"; } );\n");
 	put("memlock.d/50.conf", "limit = \"3 MiB\";\nmode = \"set\";\n");
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	d = decide_for(&policy, "alice", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 1 * MiB);
 	ck_assert_uint_eq(d.hard.bytes, 3 * MiB);
@@ -790,10 +784,10 @@ START_TEST(dropins_apply_without_the_main_file)
 	char line[512];
 
 	put("memlock.d/50.conf", ALICE("1 MiB"));
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	snprintf(line, sizeof(line), "<7> %s: not present, using the built-in default\n",
 		 env.policy);
-	ck_assert_str_eq(logged, line);
+	ck_assert_str_eq(logged.text, line);
 	d = decide_for(&policy, "alice", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 1 * MiB);
 	d = decide_for(&policy, "bob", SVC);
@@ -809,7 +803,7 @@ START_TEST(given_path_reads_no_dropins)
 
 	put("memlock.conf", TOP);
 	put("memlock.d/50.conf", ALICE("1 MiB"));
-	ck_assert_msg(load(true, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(true, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_files, 1);
 	ck_assert_uint_eq(policy.n_rules, 0);
 	pml_policy_free(&policy);
@@ -821,11 +815,11 @@ START_TEST(missing_or_empty_dropin_directory_is_fine)
 	struct pml_policy policy;
 
 	put("memlock.conf", TOP);
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_files, 1);
 	pml_policy_free(&policy);
 	ck_assert_int_eq(rmdir(dropins), 0);
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert_uint_eq(policy.n_files, 1);
 	pml_policy_free(&policy);
 }
@@ -846,7 +840,7 @@ START_TEST(bad_dropin_rejects_the_whole_policy)
 		 "<3> %s/20.conf:2: uid: \"2000-1000\": range is reversed (first uid above last)\n"
 		 "<3> %s/40.conf:2: unknown key \"shell\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling or mode)\n",
 		 dropins, dropins);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 	ck_assert_uint_eq(policy.n_files, 0);
 	ck_assert_uint_eq(policy.n_rules, 0);
 	ck_assert_ptr_null(policy.rules);
@@ -864,20 +858,20 @@ START_TEST(unsafe_dropins_are_refused)
 	ck_assert_int_eq(chmod(path, 0664), 0);
 	ck_assert_int_eq(load(false, &policy), -EINVAL);
 	snprintf(want, sizeof(want), "<3> %s: refused: is writable by group or others\n", path);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 	ck_assert_uint_eq(policy.n_files, 0);
 
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(symlink(env.policy, path), 0);
 	ck_assert_int_eq(load(false, &policy), -EINVAL);
 	snprintf(want, sizeof(want), "<3> %s: refused: is a symbolic link\n", path);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(chmod(dropins, 0777), 0);
 	ck_assert_int_eq(load(false, &policy), -EINVAL);
 	snprintf(want, sizeof(want), "<3> %s: refused: is writable by group or others\n", dropins);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 }
 END_TEST
 
@@ -888,7 +882,7 @@ START_TEST(every_uid_form_parses)
 
 	put("memlock.conf", "rules = ( { uid = [\"4294967294\", \"0\", \"-0\", \"0-\", \"5-5\",\n"
 			    "                   \"-4294967294\", \"007\"]; limit = \"1 MiB\"; } );\n");
-	ck_assert_msg(load(true, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(true, &policy) == 0, "%s", logged.text);
 	r = &policy.rules[0];
 	ck_assert_uint_eq(r->n_uids, 7);
 	ck_assert_uint_eq(r->uids[0].first, 4294967294u);
@@ -915,11 +909,11 @@ START_TEST(only_uid_and_group_rules_need_nss)
 	struct pml_policy policy;
 
 	put("memlock.conf", TOP "rules = ( { user = \"a\"; service = \"b\"; limit = \"1 MiB\"; } );\n");
-	ck_assert_msg(load(true, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(true, &policy) == 0, "%s", logged.text);
 	ck_assert(!policy.needs_nss);
 	pml_policy_free(&policy);
 	put("memlock.d/50.conf", "rules = ( { group = \"audio\"; limit = \"1 MiB\"; } );\n");
-	ck_assert_msg(load(false, &policy) == 0, "%s", logged);
+	ck_assert_msg(load(false, &policy) == 0, "%s", logged.text);
 	ck_assert(policy.needs_nss);
 	pml_policy_free(&policy);
 }
@@ -935,9 +929,9 @@ START_TEST(evaluate_uses_a_group_rule_from_a_dropin)
 
 	put("memlock.conf", TOP);
 	put("memlock.d/50.conf", "\nrules = ( { group = \"video\"; limit = \"1 MiB\"; } );\n");
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	memset(&calls, 0, sizeof(calls));
-	ck_assert_msg(pml_evaluate(&request, &log_to_buffer, &e) == 0, "%s", logged);
+	ck_assert_msg(pml_evaluate(&request, &log_to_buffer, &e) == 0, "%s", logged.text);
 	ck_assert_uint_eq(calls.getgrouplist, 1);
 	ck_assert(e.identity.looked_up);
 	ck_assert_uint_eq(e.identity.uid, 1000);
@@ -949,9 +943,9 @@ START_TEST(evaluate_uses_a_group_rule_from_a_dropin)
 	pml_evaluation_free(&e);
 
 	request.user = "ghost";
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	ck_assert_int_eq(pml_evaluate(&request, &log_to_buffer, &e), -ESRCH);
-	ck_assert_str_eq(logged, "<3> user \"ghost\" is unknown to NSS, and a rule needs their uid or groups\n");
+	ck_assert_str_eq(logged.text, "<3> user \"ghost\" is unknown to NSS, and a rule needs their uid or groups\n");
 }
 END_TEST
 

@@ -30,6 +30,7 @@
 #include <security/pam_appl.h>
 
 #include "harness.h"
+#include "log_buffer.h"
 #include "pam_session.h"
 #include "policy.h"
 #include "safe_read.h"
@@ -271,18 +272,9 @@ END_TEST
 
 /* ---- The drop-in directory, through the loader. */
 
-static char logged[8192];
+static struct pml_log_buffer logged;
 
-static void capture(void *ctx, int priority, const char *message)
-{
-	(void)ctx;
-	if (priority > LOG_WARNING)
-		return;
-	strncat(logged, message, sizeof(logged) - strlen(logged) - 2);
-	strcat(logged, "\n");
-}
-
-static const struct pml_log log_to_buffer = { capture, NULL, LOG_DEBUG };
+static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_WARNING };
 
 /* A private directory with a good memlock.conf and memlock.d/ (0755). */
 static void make_dropin_dir(void)
@@ -299,7 +291,7 @@ static int load_default(struct pml_policy *policy)
 	struct pml_load_options options = { env.policy, false, 0, 4096 };
 	int fds = pml_count_fds(), rc;
 
-	logged[0] = '\0';
+	logged.text[0] = '\0';
 	rc = pml_policy_load(&options, &log_to_buffer, policy);
 	ck_assert_int_eq(pml_count_fds(), fds);
 	return rc;
@@ -314,11 +306,11 @@ static void assert_load_refused(const char *line_fmt)
 	/* Every %s in LINE_FMT is the private directory (three at most). */
 	snprintf(want, sizeof(want), line_fmt, env.dir, env.dir, env.dir);
 	rc = load_default(&policy);
-	ck_assert_msg(rc == -EINVAL, "load gave %d; log:\n%s", rc, logged);
+	ck_assert_msg(rc == -EINVAL, "load gave %d; log:\n%s", rc, logged.text);
 	ck_assert_uint_eq(policy.n_files, 0);
 	ck_assert_ptr_null(policy.files);
 	ck_assert_ptr_null(policy.rules);
-	ck_assert_str_eq(logged, want);
+	ck_assert_str_eq(logged.text, want);
 }
 
 START_TEST(dropins_good_directory_loads)
@@ -327,7 +319,7 @@ START_TEST(dropins_good_directory_loads)
 
 	make_dropin_dir();
 	ck_assert_int_eq(load_default(&policy), 0);
-	ck_assert_str_eq(logged, "");
+	ck_assert_str_eq(logged.text, "");
 	ck_assert_uint_eq(policy.n_files, 2);
 	pml_policy_free(&policy);
 }
@@ -496,7 +488,7 @@ START_TEST(non_dropin_names_are_ignored)
 	write_policy(in_dir("%s/memlock.d/.conf"), 0666);
 	ck_assert_int_eq(mkdir(in_dir("%s/memlock.d/50-dir"), 0777), 0);
 	ck_assert_int_eq(load_default(&policy), 0);
-	ck_assert_str_eq(logged, "");
+	ck_assert_str_eq(logged.text, "");
 	ck_assert_uint_eq(policy.n_files, 2);
 	pml_policy_free(&policy);
 }

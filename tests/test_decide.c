@@ -9,7 +9,7 @@
 #include "decide.h"
 #include "harness.h"
 #include "log_buffer.h"
-#include "settings.h"
+#include "policy.h"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)

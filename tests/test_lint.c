@@ -1,5 +1,5 @@
 /*
- * The "likely wrong" warnings of `memlockctl check` (pam_memlock/lint.c),
+ * The "likely wrong" warnings of `memlockctl check` (pam_memlock/memlockctl/lint.c),
  * on policy texts and a made-up machine (16 GiB of RAM, 4 KiB pages), so
  * that every number in a message is known.  No files: runs unprivileged.
  */

@@ -9,7 +9,7 @@
 #include <pwd.h>
 #include <stdio.h>
 
-#include "cli_text.h"
+#include "text.h"
 #include "lint.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));

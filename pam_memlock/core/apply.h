@@ -1,6 +1,6 @@
 /*
  * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscalls
- * (getrlimit, setrlimit, sysconf) live in system.c and nowhere else.
+ * (getrlimit, setrlimit, sysconf) live in apply.c and nowhere else.
  */
 #ifndef PML_APPLY_H
 #define PML_APPLY_H

@@ -1,4 +1,4 @@
-#include "cli_text.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings.h"
 #include "text_check.h"
 
 /* What kind of value a key takes: the three parsers of size.h. */

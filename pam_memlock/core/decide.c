@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "settings.h"
 
 bool pml_names_contain(const struct pml_names *names, const char *name)
 {

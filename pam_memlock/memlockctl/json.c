@@ -1,6 +1,6 @@
-#include "cli_json.h"
+#include "json.h"
 
-#include "cli_text.h"
+#include "text.h"
 #include "size.h"
 
 void cli_json_start(struct cli_json *json, FILE *out)

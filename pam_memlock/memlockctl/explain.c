@@ -11,10 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_json.h"
-#include "cli_text.h"
+#include "json.h"
+#include "text.h"
 #include "evaluate.h"
-#include "settings.h"
 #include "size.h"
 
 #define ORIGIN_MAX 4200

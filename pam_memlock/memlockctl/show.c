@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_json.h"
-#include "cli_text.h"
-#include "settings.h"
+#include "json.h"
+#include "text.h"
 
 #define COMMENT_COLUMN 24
 #define RANGE_MAX 32

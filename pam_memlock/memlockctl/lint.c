@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "settings.h"
 
 #define TEXT_MAX 128
 

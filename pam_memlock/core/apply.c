@@ -1,4 +1,7 @@
-/* Every syscall pam_memlock makes on the session, in one place. */
+/*
+ * Turning a decision into RLIMIT_MEMLOCK: planning is pure, and every
+ * syscall pam_memlock makes on the session is in this file.
+ */
 #include "apply.h"
 
 #include <errno.h>
@@ -6,6 +9,33 @@
 #include <unistd.h>
 
 #include "size.h"
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+struct pml_limits pml_plan(enum pml_mode mode, struct pml_limits current,
+			   struct pml_limits target)
+{
+	struct pml_limits wanted = target;
+
+	if (mode == PML_MODE_RAISE) {
+		wanted.soft = max_u64(current.soft, target.soft);
+		wanted.hard = max_u64(current.hard, target.hard);
+	}
+	return wanted;
+}
+
+struct pml_limits pml_plan_within_hard(struct pml_limits current,
+				       struct pml_limits wanted)
+{
+	struct pml_limits got = { wanted.soft, current.hard };
+
+	if (got.soft > got.hard)
+		got.soft = got.hard;
+	return got;
+}
 
 static uint64_t from_rlim(rlim_t v)
 {

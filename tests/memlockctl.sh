@@ -269,6 +269,23 @@ if $is_root; then
 		skip "explain works unprivileged" "setpriv is not installed"
 	fi
 
+	# A file name with a newline, an escape and a non-UTF-8 byte: explain's
+	# text and check's messages print it escaped, one line each.
+	hostile=$work/$'ev\nil\x1b[2J\xff'
+	mkdir -m 0755 "$hostile"
+	printf 'rules = ( { user = "root"; limit = "1 MiB"; } );\n' >"$hostile/memlock.conf"
+	chmod 0644 "$hostile/memlock.conf"
+	shown="$work/ev\\x0ail\\x1b[2J\\xff/memlock.conf"
+	"$ctl" explain root --conf "$hostile/memlock.conf" >"$work/out" 2>"$work/err"
+	check "explain: a hostile file name is escaped in the text output" \
+		test $? = 0 -a "$(sed -n 's/^decided by: //p' "$work/out")" = "rule $shown:1" -a \
+		"$(LC_ALL=C grep -c $'[\x01-\x09\x0b-\x1f\x7f-\xff]' "$work/out")" = 0
+	printf 'limit = "1 MiB" junk;\n' >"$hostile/memlock.conf"
+	"$ctl" check --conf "$hostile/memlock.conf" >"$work/out" 2>"$work/err"
+	check "check: a hostile file name is escaped in FILE:LINE messages" \
+		test $? = 1 -a "$(head -n1 "$work/err" | cut -d: -f1-2)" = "$shown:1" -a \
+		"$(LC_ALL=C grep -c $'[\x01-\x09\x0b-\x1f\x7f-\xff]' "$work/err")" = 0
+
 	# It never changes a limit: no setrlimit/prlimit64 that sets MEMLOCK.
 	if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 		dir=$(stage explain-rule)
@@ -283,7 +300,8 @@ if $is_root; then
 	fi
 else
 	for t in "check: group-writable" "check: symlink" "show: write error" \
-		 "check unprivileged" "explain unprivileged" "explain never sets"; do
+		 "check unprivileged" "explain unprivileged" "explain: hostile file name" \
+		 "check: hostile file name" "explain never sets"; do
 		skip "$t" "$NEED_ROOT"
 	done
 fi

@@ -52,8 +52,9 @@ START_TEST(empty_policy_is_8mib_raise)
 	decide("", 16 * GiB, 4096);
 	ck_assert_uint_eq(d.soft.bytes, 8 * MiB);
 	ck_assert_uint_eq(d.hard.bytes, 8 * MiB);
-	ck_assert_int_eq(d.mode, PML_MODE_RAISE);
-	ck_assert_ptr_null(d.soft.from);
+	ck_assert_int_eq(d.mode->mode, PML_MODE_RAISE);
+	ck_assert_int_eq(d.mode->level, PML_LEVEL_BUILTIN);
+	ck_assert_ptr_eq(d.soft.from, pml_builtin(PML_KEY_LIMIT));
 	ck_assert_ptr_null(d.rule);
 }
 END_TEST
@@ -160,8 +161,9 @@ END_TEST
 START_TEST(mode_set)
 {
 	decide("mode = \"set\";", 16 * GiB, 4096);
-	ck_assert_int_eq(d.mode, PML_MODE_SET);
-	ck_assert_ptr_nonnull(d.mode_from);
+	ck_assert_int_eq(d.mode->mode, PML_MODE_SET);
+	ck_assert_int_eq(d.mode->level, PML_LEVEL_TOP);
+	ck_assert_int_eq(d.mode->key, PML_KEY_MODE);
 }
 END_TEST
 
@@ -173,7 +175,7 @@ START_TEST(rule_overrides_and_inherits)
 	ck_assert_uint_eq(d.rule->at.line, 2);
 	ck_assert_uint_eq(d.soft.bytes, 64 * MiB);	/* 5% held at the top ceiling */
 	ck_assert_uint_eq(d.hard.bytes, 64 * MiB);	/* 1% = 163 MiB, same ceiling */
-	ck_assert_int_eq(d.mode, PML_MODE_SET);		/* from the top level */
+	ck_assert_int_eq(d.mode->mode, PML_MODE_SET);		/* from the top level */
 }
 END_TEST
 

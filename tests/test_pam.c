@@ -107,7 +107,22 @@ START_TEST(soft_above_hard_is_lowered_with_a_warning)
 	ck_assert_int_eq(r.rc, PAM_SUCCESS);
 	ck_assert_uint_eq(r.soft, 3 * MiB);
 	ck_assert_uint_eq(r.hard, 3 * MiB);
-	assert_logged("<4> " PREFIX "user \"root\": soft limit is above the hard limit; soft lowered to 3 MiB\n");
+	assert_logged("<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (3 MiB); soft lowered to 3 MiB\n");
+}
+END_TEST
+
+/* In raise mode the session keeps its higher hard limit (8 MiB), and the
+ * warning names what soft became (4 MiB), not the hard limit it kept. */
+START_TEST(soft_lowered_warning_names_the_soft_value_in_raise_mode)
+{
+	struct result r = session("conf=%s/memlock.conf",
+				  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n",
+				  64 * KiB);
+
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 4 * MiB);
+	ck_assert_uint_eq(r.hard, 8 * MiB);
+	assert_logged("<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (4 MiB); soft lowered to 4 MiB\n");
 }
 END_TEST
 
@@ -293,6 +308,111 @@ START_TEST(absent_default_file_means_8mib)
 }
 END_TEST
 
+/* How many lines of the captured log hold NEEDLE. */
+static unsigned lines_with(const char *needle)
+{
+	const char *p = pml_capture_text();
+	unsigned n = 0;
+
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* The same module twice in one stack (common-session, and again after
+ * pam_limits): the later run decides, and what both runs would warn about
+ * is logged once. */
+START_TEST(module_twice_warns_once)
+{
+	char stack[512];
+	struct result r;
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), "",
+					  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n"), 0);
+	snprintf(stack, sizeof(stack),
+		 "session optional %s conf=%s/memlock.conf\n"
+		 "session optional %s conf=%s/memlock.conf\n",
+		 pml_test_env("PML_MODULE"), env.dir, pml_test_env("PML_MODULE"), env.dir);
+	ck_assert_int_eq(pml_pam_env_write(&env, "pam.d/" PML_TEST_SERVICE, stack), 0);
+	ck_assert_int_eq(pml_memlock_set(64 * KiB, start_hard), 0);
+	pml_capture_reset();
+	r.rc = pml_pam_open_close(&env, PML_TEST_SERVICE, "root");
+	pml_memlock_get(&r.soft, &r.hard);
+	ck_assert_int_eq(r.rc, PAM_SUCCESS);
+	ck_assert_uint_eq(r.soft, 4 * MiB);
+	ck_assert_uint_eq(lines_with("soft lowered to 4 MiB"), 1);
+	ck_assert_uint_eq(lines_with("<4> "), 1);
+}
+END_TEST
+
+/* An invalid policy read twice in one stack: its error is logged once. */
+START_TEST(module_twice_reports_an_error_once)
+{
+	char stack[512];
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), "",
+					  "limit = \"8 MiB\" junk;\n"), 0);
+	snprintf(stack, sizeof(stack),
+		 "session optional %s conf=%s/memlock.conf\n"
+		 "session optional %s conf=%s/memlock.conf\n",
+		 pml_test_env("PML_MODULE"), env.dir, pml_test_env("PML_MODULE"), env.dir);
+	ck_assert_int_eq(pml_pam_env_write(&env, "pam.d/" PML_TEST_SERVICE, stack), 0);
+	pml_capture_reset();
+	/* Two optional modules that both failed: libpam fails the stack. */
+	ck_assert_int_ne(pml_pam_open_close(&env, PML_TEST_SERVICE, "root"), PAM_SUCCESS);
+	ck_assert_uint_eq(lines_with("<3> "), 1);
+	ck_assert_uint_eq(lines_with("memlock.conf:1: "), 1);
+}
+END_TEST
+
+/* A user name that holds a newline and an escape sequence must not forge a
+ * second log line nor reach a terminal: every log line stays one line of
+ * printable ASCII, the name escaped. */
+START_TEST(hostile_user_name_is_escaped_in_every_line)
+{
+	static const char user[] = "ev\nil\x1b[2J\xff";
+	const char *log, *p;
+	unsigned lines = 0;
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf debug dry_run",
+					  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n"), 0);
+	pml_capture_reset();
+	ck_assert_int_eq(pml_pam_open_close(&env, PML_TEST_SERVICE, user), PAM_SUCCESS);
+	log = pml_capture_text();
+	for (p = log; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\n')
+			lines++;
+		else
+			ck_assert_msg(c >= 0x20 && c < 0x7f, "byte 0x%02x in the log:\n%s", c, log);
+	}
+	/* The decision (3 lines), the warning, the dry_run notice. */
+	ck_assert_uint_eq(lines, 5);
+	assert_logged("user \"ev\\x0ail\\x1b[2J\\xff\": the policy's soft limit");
+	assert_logged("dry_run: user \"ev\\x0ail\\x1b[2J\\xff\" would get");
+}
+END_TEST
+
+/* A uid rule makes the module ask NSS, which does not know the name: the
+ * error line quotes it. */
+START_TEST(hostile_unknown_user_is_escaped)
+{
+	static const char user[] = "no\nsuch\x1buser";
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf",
+					  "rules = ( { uid = \"1000-\"; limit = \"1 MiB\"; } );\n"), 0);
+	pml_capture_reset();
+	ck_assert_int_eq(pml_pam_open_close(&env, PML_TEST_SERVICE, user), PAM_USER_UNKNOWN);
+	assert_logged("<3> " PREFIX "user \"no\\x0asuch\\x1buser\" is unknown to NSS");
+	ck_assert_ptr_null(strchr(pml_capture_text(), '\x1b'));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pam");
@@ -316,6 +436,8 @@ int main(void)
 	CASE(set_lowers, root, NEED_ROOT);
 	CASE(soft_and_hard_apart, root, NEED_ROOT);
 	CASE(soft_above_hard_is_lowered_with_a_warning, root, NEED_ROOT);
+	CASE(soft_lowered_warning_names_the_soft_value_in_raise_mode,
+	     root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
 	CASE(dry_run_changes_nothing, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
 	CASE(share_of_ram_follows_the_formula, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
 	CASE(share_held_at_the_ceiling, root, NEED_ROOT);
@@ -332,6 +454,11 @@ int main(void)
 	CASE(absent_default_file_means_8mib,
 	     stat(PML_DEFAULT_CONF, &st) < 0 && start_hard == 8 * MiB,
 	     PML_DEFAULT_CONF " exists on this machine, or the hard limit is not 8 MiB");
+	CASE(module_twice_warns_once, root && start_hard == 8 * MiB,
+	     NEED_ROOT " with an 8 MiB hard limit");
+	CASE(module_twice_reports_an_error_once, root, NEED_ROOT);
+	CASE(hostile_user_name_is_escaped_in_every_line, root, NEED_ROOT);
+	CASE(hostile_unknown_user_is_escaped, root, NEED_ROOT);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, skips, n_skips);
 }

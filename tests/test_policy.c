@@ -62,10 +62,10 @@ static const char *stage(const char *dir, const char *name)
 
 static int load(const char *path, struct pml_policy *policy)
 {
-	struct pml_load_options options = { path, true, geteuid(), 4096 };
+	struct pml_source source = { .path = path, .given = true, .owner = geteuid() };
 
 	logged.text[0] = '\0';
-	return pml_policy_load(&options, &log_to_buffer, policy);
+	return pml_policy_load(&source, 4096, &log_to_buffer, policy);
 }
 
 START_TEST(bad_file_is_refused_with_its_message)

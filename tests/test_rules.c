@@ -629,10 +629,12 @@ static void put(const char *name, const char *text)
 
 static int load(bool path_given, struct pml_policy *policy)
 {
-	struct pml_load_options options = { env.policy, path_given, geteuid(), 4096 };
+	struct pml_source source = {
+		.path = env.policy, .given = path_given, .owner = geteuid(),
+	};
 
 	logged.text[0] = '\0';
-	return pml_policy_load(&options, &log_to_buffer, policy);
+	return pml_policy_load(&source, 4096, &log_to_buffer, policy);
 }
 
 /* What USER gets for SERVICE from POLICY, with no NSS: only user and
@@ -732,7 +734,7 @@ START_TEST(later_top_level_keys_replace_one_by_one)
 	ck_assert_str_eq(file_of(&policy, d.soft.from), "memlock.conf");
 	ck_assert_uint_eq(d.hard.bytes, 2 * MiB);
 	ck_assert_str_eq(file_of(&policy, d.hard.from), "50.conf");
-	ck_assert_int_eq(d.mode, PML_MODE_SET);
+	ck_assert_int_eq(d.mode->mode, PML_MODE_SET);
 	pml_policy_free(&policy);
 }
 END_TEST
@@ -772,7 +774,7 @@ START_TEST(later_top_level_does_not_outrank_an_earlier_rule)
 	d = decide_for(&policy, "alice", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 1 * MiB);
 	ck_assert_uint_eq(d.hard.bytes, 3 * MiB);
-	ck_assert_int_eq(d.mode, PML_MODE_SET);
+	ck_assert_int_eq(d.mode->mode, PML_MODE_SET);
 	pml_policy_free(&policy);
 }
 END_TEST
@@ -792,7 +794,7 @@ START_TEST(dropins_apply_without_the_main_file)
 	ck_assert_uint_eq(d.soft.bytes, 1 * MiB);
 	d = decide_for(&policy, "bob", SVC);
 	ck_assert_uint_eq(d.soft.bytes, 8 * MiB);
-	ck_assert_ptr_null(d.soft.from);
+	ck_assert_int_eq(d.soft.from->level, PML_LEVEL_BUILTIN);
 	pml_policy_free(&policy);
 }
 END_TEST
@@ -923,7 +925,11 @@ END_TEST
  * NSS (nss_wrapper here) for a group rule that lives in one. */
 START_TEST(evaluate_uses_a_group_rule_from_a_dropin)
 {
-	struct pml_request request = { env.policy, false, "alice", "sshd", geteuid() };
+	struct pml_request request = {
+		.source = { .path = env.policy, .owner = geteuid() },
+		.user = "alice",
+		.service = "sshd",
+	};
 	struct pml_evaluation e;
 	char origin[512], want[512];
 

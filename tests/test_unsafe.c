@@ -7,7 +7,7 @@
  * PAM_SERVICE_ERR, limits untouched, exactly one LOG_ERR line naming the
  * reason, no descriptor left open.  The drop-in directory memlock.d/ is read
  * only beside the default file, which a test cannot move, so the drop-ins
- * go through the loader itself (pml_policy_load, path_given false) on a
+ * go through the loader itself (pml_policy_load, source.given false) on a
  * private directory: exactly -EINVAL, nothing of the policy kept, exactly
  * the expected lines.  Files that are not drop-ins by name are ignored
  * however unsafe they are.
@@ -288,11 +288,11 @@ static void make_dropin_dir(void)
 /* Loads as the module would without conf=; returns the return code. */
 static int load_default(struct pml_policy *policy)
 {
-	struct pml_load_options options = { env.policy, false, 0, 4096 };
+	struct pml_source source = { .path = env.policy, .given = false, .owner = 0 };
 	int fds = pml_count_fds(), rc;
 
 	logged.text[0] = '\0';
-	rc = pml_policy_load(&options, &log_to_buffer, policy);
+	rc = pml_policy_load(&source, 4096, &log_to_buffer, policy);
 	ck_assert_int_eq(pml_count_fds(), fds);
 	return rc;
 }

@@ -70,7 +70,7 @@ int pml_apply(const struct pml_decision *decision, bool dry_run,
 		return -errno;
 	out->before.soft = from_rlim(rl.rlim_cur);
 	out->before.hard = from_rlim(rl.rlim_max);
-	out->wanted = pml_plan(decision->mode, out->before, target);
+	out->wanted = pml_plan(decision->mode->mode, out->before, target);
 	out->after = out->before;
 	out->hard_refused = false;
 	if (dry_run || same(out->wanted, out->before))

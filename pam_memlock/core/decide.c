@@ -1,7 +1,11 @@
+/*
+ * The decision: which rule matches a session, and what a rule gives on this
+ * machine.  No I/O and no allocation: the module, `memlockctl explain` and
+ * the lint all come here, so none can disagree with another.
+ */
 #include "decide.h"
 
 #include <string.h>
-
 
 bool pml_names_contain(const struct pml_names *names, const char *name)
 {
@@ -54,35 +58,29 @@ bool pml_rule_matches(const struct pml_rule *rule,
 
 /* Each side: the rule's soft/hard, its limit, the top level's, the default. */
 static const struct pml_setting *side_setting(const struct pml_policy *policy,
-					      const struct pml_settings *own,
+					      const struct pml_rule *rule,
 					      enum pml_key side)
 {
-	const struct pml_setting *s;
-
-	if (own != NULL && own->v[side].set)
-		return &own->v[side];
-	if (own != NULL && own->v[PML_KEY_LIMIT].set)
-		return &own->v[PML_KEY_LIMIT];
-	s = pml_pick(NULL, &policy->top, side);
-	return s != NULL ? s : pml_pick(NULL, &policy->top, PML_KEY_LIMIT);
+	if (rule != NULL && rule->settings.v[side].set)
+		return &rule->settings.v[side];
+	if (rule != NULL && rule->settings.v[PML_KEY_LIMIT].set)
+		return &rule->settings.v[PML_KEY_LIMIT];
+	if (policy->top.v[side].set)
+		return &policy->top.v[side];
+	return pml_pick(policy, NULL, PML_KEY_LIMIT);
 }
 
 static void decide_side(const struct pml_policy *policy,
-			const struct pml_settings *own,
+			const struct pml_rule *rule,
 			const struct pml_machine *machine, enum pml_key key,
 			struct pml_side *side)
 {
-	const struct pml_setting *s = side_setting(policy, own, key);
+	const struct pml_setting *s = side_setting(policy, rule, key);
 	unsigned __int128 share;
 
-	memset(side, 0, sizeof(*side));
-	side->from = s;
-	if (s == NULL) {
-		side->bytes = PML_DEFAULT_LIMIT;
-		return;
-	}
+	*side = (struct pml_side){ .from = s, .clamp = PML_CLAMP_NONE };
 	if (s->amount.kind != PML_AMOUNT_SHARE) {
-		side->bytes = s->amount.bytes;
+		side->wanted = side->bytes = s->amount.bytes;
 		return;
 	}
 	share = (unsigned __int128)machine->ram * s->amount.share / PML_SHARE_FULL;
@@ -90,17 +88,43 @@ static void decide_side(const struct pml_policy *policy,
 	side->share_paged = machine->page_size > 0
 			    ? side->share_exact - side->share_exact % machine->page_size
 			    : side->share_exact;
-	side->floor = pml_floor_bytes(pml_pick(own, &policy->top, PML_KEY_FLOOR),
+	side->floor = pml_floor_bytes(pml_pick(policy, rule, PML_KEY_FLOOR),
 				      machine->page_size);
-	side->ceiling = pml_ceiling_bytes(pml_pick(own, &policy->top,
-						   PML_KEY_CEILING));
-	side->bytes = side->share_paged;
-	if (side->bytes < side->floor) {
-		side->bytes = side->floor;
+	side->ceiling = pml_ceiling_bytes(pml_pick(policy, rule, PML_KEY_CEILING));
+	side->wanted = side->share_paged;
+	if (side->wanted < side->floor) {
+		side->wanted = side->floor;
 		side->clamp = PML_CLAMP_FLOOR;
-	} else if (side->bytes > side->ceiling) {
-		side->bytes = side->ceiling;
+	} else if (side->wanted > side->ceiling) {
+		side->wanted = side->ceiling;
 		side->clamp = PML_CLAMP_CEILING;
+	}
+	side->bytes = side->wanted;
+}
+
+const struct pml_rule *pml_match(const struct pml_policy *policy,
+				 const struct pml_identity *identity)
+{
+	size_t i;
+
+	for (i = policy->n_rules; i-- > 0;)
+		if (pml_rule_matches(&policy->rules[i], identity))
+			return &policy->rules[i];
+	return NULL;
+}
+
+void pml_resolve(const struct pml_policy *policy, const struct pml_rule *rule,
+		 const struct pml_machine *machine, struct pml_decision *decision)
+{
+	*decision = (struct pml_decision){
+		.rule = rule,
+		.mode = pml_pick(policy, rule, PML_KEY_MODE),
+	};
+	decide_side(policy, rule, machine, PML_KEY_SOFT, &decision->soft);
+	decide_side(policy, rule, machine, PML_KEY_HARD, &decision->hard);
+	if (decision->soft.bytes > decision->hard.bytes) {
+		decision->soft.bytes = decision->hard.bytes;
+		decision->soft_lowered_to_hard = true;
 	}
 }
 
@@ -109,25 +133,5 @@ void pml_decide(const struct pml_policy *policy,
 		const struct pml_machine *machine,
 		struct pml_decision *decision)
 {
-	const struct pml_settings *own = NULL;
-	size_t i;
-
-	memset(decision, 0, sizeof(*decision));
-	/* The last matching rule wins: look from the end. */
-	for (i = policy->n_rules; i-- > 0;) {
-		if (pml_rule_matches(&policy->rules[i], identity)) {
-			decision->rule = &policy->rules[i];
-			own = &decision->rule->settings;
-			break;
-		}
-	}
-	decide_side(policy, own, machine, PML_KEY_SOFT, &decision->soft);
-	decide_side(policy, own, machine, PML_KEY_HARD, &decision->hard);
-	if (decision->soft.bytes > decision->hard.bytes) {
-		decision->soft.bytes = decision->hard.bytes;
-		decision->soft_lowered_to_hard = true;
-	}
-	decision->mode_from = pml_pick(own, &policy->top, PML_KEY_MODE);
-	decision->mode = decision->mode_from != NULL ? decision->mode_from->mode
-						     : PML_MODE_RAISE;
+	pml_resolve(policy, pml_match(policy, identity), machine, decision);
 }

@@ -25,8 +25,12 @@ enum pml_clamp {
 
 /* How one side (soft or hard) was decided. */
 struct pml_side {
-	uint64_t bytes;				/* PML_UNLIMITED for no limit */
-	const struct pml_setting *from;		/* NULL: the built-in 8 MiB */
+	/* The setting that decided: the rule's soft or hard, its limit, the
+	 * top level's, or the built-in limit.  Never NULL. */
+	const struct pml_setting *from;
+	uint64_t wanted;	/* what FROM comes to on this machine */
+	uint64_t bytes;		/* the result: WANTED, soft held to hard;
+				 * PML_UNLIMITED for no limit */
 	/* For a share of RAM, the arithmetic: */
 	uint64_t share_exact;			/* ram * share, rounded down */
 	uint64_t share_paged;			/* ... to a whole page */
@@ -35,11 +39,10 @@ struct pml_side {
 };
 
 struct pml_decision {
-	struct pml_side soft, hard;
-	enum pml_mode mode;
-	const struct pml_setting *mode_from;	/* NULL: built-in "raise" */
 	const struct pml_rule *rule;		/* NULL: the top level decided */
-	bool soft_lowered_to_hard;		/* soft came out above hard */
+	struct pml_side soft, hard;
+	const struct pml_setting *mode;		/* never NULL */
+	bool soft_lowered_to_hard;		/* soft wanted more than hard */
 };
 
 /* Is NAME (which may be NULL) one of NAMES? */
@@ -50,6 +53,18 @@ bool pml_names_contain(const struct pml_names *names, const char *name);
 bool pml_rule_matches(const struct pml_rule *rule,
 		      const struct pml_identity *identity);
 
+/* The last rule that matches IDENTITY (the last match wins), or NULL. */
+const struct pml_rule *pml_match(const struct pml_policy *policy,
+				 const struct pml_identity *identity);
+
+/*
+ * What RULE gives on MACHINE, with the top level and the built-in defaults
+ * filling in what it does not say; RULE NULL is the top level alone.
+ */
+void pml_resolve(const struct pml_policy *policy, const struct pml_rule *rule,
+		 const struct pml_machine *machine, struct pml_decision *decision);
+
+/* pml_resolve of pml_match: what the module does for a session. */
 void pml_decide(const struct pml_policy *policy,
 		const struct pml_identity *identity,
 		const struct pml_machine *machine,

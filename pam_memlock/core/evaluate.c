@@ -6,37 +6,49 @@
 
 #include "apply.h"
 
-int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
-		 struct pml_evaluation *out)
+int pml_load(const struct pml_source *source, const struct pml_log *log,
+	     struct pml_policy *policy, struct pml_machine *machine)
 {
-	struct pml_load_options options;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	rc = pml_machine_probe(&out->machine);
+	pml_policy_init(policy);
+	rc = pml_machine_probe(machine);
 	if (rc < 0) {
 		pml_log(log, LOG_ERR, "cannot read this machine's memory size: %s",
 			strerror(-rc));
 		return rc;
 	}
-	options.path = request->conf;
-	options.path_given = request->conf_given;
-	options.owner = request->owner;
-	options.page_size = out->machine.page_size;
-	rc = pml_policy_load(&options, log, &out->policy);
+	rc = pml_policy_load(source, machine->page_size, log, policy);
+	if (rc == -ENOMEM)
+		pml_log(log, LOG_CRIT, "out of memory");
+	return rc;
+}
+
+int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
+		 struct pml_evaluation *out)
+{
+	int rc;
+
+	*out = (struct pml_evaluation){
+		.identity = { .user = request->user, .service = request->service },
+	};
+	rc = pml_load(&request->source, log, &out->policy, &out->machine);
 	if (rc < 0)
 		return rc;
-	out->identity.user = request->user;
-	out->identity.service = request->service;
 	if (out->policy.needs_nss) {
+		char user[256];
+
 		rc = pml_identity_lookup(&out->identity);
 		if (rc == -ESRCH)
 			pml_log(log, LOG_ERR,
-				"user \"%s\" is unknown to NSS, and a rule needs their uid or groups",
-				request->user);
-		else if (rc < 0 && rc != -ENOMEM)
-			pml_log(log, LOG_ERR, "cannot look up user \"%s\": %s",
-				request->user, strerror(-rc));
+				"user %s is unknown to NSS, and a rule needs their uid or groups",
+				pml_quote(request->user, user, sizeof(user)));
+		else if (rc == -ENOMEM)
+			pml_log(log, LOG_CRIT, "out of memory");
+		else if (rc < 0)
+			pml_log(log, LOG_ERR, "cannot look up user %s: %s",
+				pml_quote(request->user, user, sizeof(user)),
+				strerror(-rc));
 		if (rc < 0) {
 			pml_policy_free(&out->policy);
 			return rc;
@@ -52,13 +64,22 @@ void pml_evaluation_free(struct pml_evaluation *evaluation)
 	pml_policy_free(&evaluation->policy);
 }
 
+void pml_describe_at(const struct pml_policy *policy, struct pml_origin at,
+		     char *buf, size_t len)
+{
+	char file[PML_DESCRIBE_MAX];
+
+	snprintf(buf, len, "%s:%u",
+		 pml_escape(pml_policy_file_name(policy, at), file, sizeof(file)),
+		 at.line);
+}
+
 void pml_describe_origin(const struct pml_policy *policy,
 			 const struct pml_setting *setting,
 			 char *buf, size_t len)
 {
-	if (setting == NULL)
+	if (setting->level == PML_LEVEL_BUILTIN)
 		snprintf(buf, len, "built-in default");
 	else
-		snprintf(buf, len, "%s:%u", pml_policy_file_name(policy, setting->at),
-			 setting->at.line);
+		pml_describe_at(policy, setting->at, buf, len);
 }

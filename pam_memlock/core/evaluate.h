@@ -14,11 +14,9 @@
 #include "policy.h"
 
 struct pml_request {
-	const char *conf;	/* the main policy file */
-	bool conf_given;	/* chosen by conf= or --conf, not the default */
+	struct pml_source source;
 	const char *user;
 	const char *service;	/* may be NULL */
-	uid_t owner;		/* who must own the policy files: 0 */
 };
 
 struct pml_evaluation {
@@ -29,17 +27,33 @@ struct pml_evaluation {
 };
 
 /*
- * Returns 0 with *out filled (free it with pml_evaluation_free), or
- * -EINVAL (the policy is missing, unsafe or invalid: logged), -ESRCH (the
- * user is unknown and a rule needs their uid or groups: logged), -ENOMEM,
- * or another -errno.  On error *out holds nothing to free.
+ * Probes MACHINE and loads the policy from SOURCE, as the module does.
+ * Returns 0 with *policy filled (free it with pml_policy_free), -EINVAL
+ * (the policy is missing, unsafe or invalid: logged), -ENOMEM (logged), or
+ * another -errno (logged).  On error *policy holds nothing to free.
+ */
+int pml_load(const struct pml_source *source, const struct pml_log *log,
+	     struct pml_policy *policy, struct pml_machine *machine);
+
+/*
+ * Returns 0 with *out filled (free it with pml_evaluation_free), or an
+ * error of pml_load, -ESRCH (the user is unknown and a rule needs their
+ * uid or groups: logged), or another -errno (logged).  On error *out holds
+ * nothing to free.
  */
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out);
 
 void pml_evaluation_free(struct pml_evaluation *evaluation);
 
-/* "rule FILE:LINE", "top level" and the like, for logs and explain. */
+/* Room for any "FILE:LINE" of pml_describe_at. */
+#define PML_DESCRIBE_MAX 4200
+
+/* "FILE:LINE", the file name escaped (pml_escape), for logs and explain. */
+void pml_describe_at(const struct pml_policy *policy, struct pml_origin at,
+		     char *buf, size_t len);
+
+/* pml_describe_at of SETTING, or "built-in default". */
 void pml_describe_origin(const struct pml_policy *policy,
 			 const struct pml_setting *setting,
 			 char *buf, size_t len);

@@ -2,23 +2,64 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Long enough for a path, a line number and a quoted value. */
 #define PML_LOG_MAX 1024
 
+static bool is_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+/*
+ * Writes the byte C as \xNN at OUT (5 bytes with the NUL).  Raw control
+ * bytes would let a name forge a second log line or act on a terminal, and
+ * syslog and journald store a line with bytes of 0x7f and above as binary.
+ */
+static size_t escape_byte(unsigned char c, char *out, size_t room)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (room < 5)
+		return 0;
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 0xf];
+	out[4] = '\0';
+	return 4;
+}
+
 static void emit_va(const struct pml_log *log, int priority,
 		    const char *prefix, const char *fmt, va_list ap)
 {
-	char message[PML_LOG_MAX];
+	char raw[PML_LOG_MAX], message[PML_LOG_MAX];
+	size_t in, out = 0;
 	int used;
 
 	if (log == NULL || log->emit == NULL || priority > log->max_priority)
 		return;
-	used = snprintf(message, sizeof(message), "%s", prefix);
-	if (used < 0 || (size_t)used >= sizeof(message))
+	used = snprintf(raw, sizeof(raw), "%s", prefix);
+	if (used < 0 || (size_t)used >= sizeof(raw))
 		used = 0;
-	vsnprintf(message + used, sizeof(message) - (size_t)used, fmt, ap);
+	vsnprintf(raw + used, sizeof(raw) - (size_t)used, fmt, ap);
+	/* Names are quoted where they are written (pml_quote); this is the
+	 * last guard, for what reaches a message unquoted, such as the file
+	 * name before "FILE:LINE:". */
+	for (in = 0; raw[in] != '\0' && out + 1 < sizeof(message); in++) {
+		unsigned char c = (unsigned char)raw[in];
+		size_t n;
+
+		if (is_plain(c)) {
+			message[out++] = (char)c;
+			continue;
+		}
+		n = escape_byte(c, message + out, sizeof(message) - out);
+		if (n == 0)
+			break;
+		out += n;
+	}
+	message[out] = '\0';
 	log->emit(log->ctx, priority, message);
 }
 
@@ -46,22 +87,20 @@ void pml_log_at(const struct pml_log *log, int priority, const char *file,
 	va_end(ap);
 }
 
-/*
- * write(2) rather than stdio: this is linked into the module too, and
- * every symbol the module imports is bound again in every session
- * (libpam loads modules with RTLD_NOW); fprintf and stderr are two.
- */
-const char *pml_quote(const char *value, char *buf, size_t len)
+/* VALUE into BUF, escaped; in double quotes when QUOTED. */
+static const char *escape_into(const char *value, char *buf, size_t len,
+			       bool quoted)
 {
 	size_t i = 0;
 
-	buf[i++] = '"';
+	if (quoted)
+		buf[i++] = '"';
 	/* Room for one escape, "..." and the closing quote and NUL. */
 	for (; *value != '\0' && i + 9 < len; value++) {
 		unsigned char c = (unsigned char)*value;
 
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			i += (size_t)snprintf(buf + i, len - i, "\\x%02x", c);
+		if (!is_plain(c) || c == '"' || c == '\\')
+			i += escape_byte(c, buf + i, len - i);
 		else
 			buf[i++] = (char)c;
 	}
@@ -69,26 +108,18 @@ const char *pml_quote(const char *value, char *buf, size_t len)
 		memcpy(buf + i, "...", 3);
 		i += 3;
 	}
-	buf[i++] = '"';
+	if (quoted)
+		buf[i++] = '"';
 	buf[i] = '\0';
 	return buf;
 }
 
-void pml_log_stderr(void *ctx, int priority, const char *message)
+const char *pml_quote(const char *value, char *buf, size_t len)
 {
-	const char *program = ctx != NULL ? ctx : "pam_memlock";
-	const char *level = priority <= LOG_ERR ? "error: "
-			    : priority == LOG_WARNING ? "warning: " : "";
-	char line[PML_LOG_MAX + 64];
-	int len = snprintf(line, sizeof(line), "%s: %s%s\n", program, level,
-			   message);
+	return escape_into(value, buf, len, true);
+}
 
-	if (len < 0)
-		return;
-	if ((size_t)len >= sizeof(line)) {
-		len = (int)sizeof(line) - 1;
-		line[len - 1] = '\n';
-	}
-	if (write(STDERR_FILENO, line, (size_t)len) < 0)
-		return;	/* nowhere left to report it */
+const char *pml_escape(const char *value, char *buf, size_t len)
+{
+	return escape_into(value, buf, len, false);
 }

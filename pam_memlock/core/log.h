@@ -7,6 +7,7 @@
 #define PML_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <syslog.h>
 
@@ -21,6 +22,11 @@ struct pml_log {
 void pml_log(const struct pml_log *log, int priority, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Both format the message and hand it to log->emit as one line: any byte
+ * outside printable ASCII in the result is written as \xNN.
+ */
+
 /* "FILE:LINE: message"; line 0 leaves the line out. */
 void pml_log_at(const struct pml_log *log, int priority, const char *file,
 		unsigned line, const char *fmt, ...)
@@ -34,7 +40,7 @@ void pml_log_at(const struct pml_log *log, int priority, const char *file,
  */
 const char *pml_quote(const char *value, char *buf, size_t len);
 
-/* A logger that writes "PROGRAM: message" lines to stderr. */
-void pml_log_stderr(void *ctx, int priority, const char *message);
+/* The same without the quotes: for file names before ":LINE". */
+const char *pml_escape(const char *value, char *buf, size_t len);
 
 #endif

@@ -1,10 +1,13 @@
+/*
+ * The policy's data: the settings every level shares, their built-in
+ * defaults, and which level's value counts.
+ */
 #include "policy.h"
 
 #include <errno.h>
 #include <libconfig.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static const char *const key_names[PML_KEY_COUNT] = {
 	[PML_KEY_LIMIT] = "limit",
@@ -15,37 +18,77 @@ static const char *const key_names[PML_KEY_COUNT] = {
 	[PML_KEY_MODE] = "mode",
 };
 
-const char *pml_key_name(enum pml_key key)
+/* What holds when the files say nothing: the one table of defaults. */
+#define BUILTIN(k) .key = (k), .level = PML_LEVEL_BUILTIN, .set = true, \
+	.at = { .file = PML_FILE_BUILTIN, .line = 0 }
+
+static const struct pml_setting builtins[PML_KEY_COUNT] = {
+	[PML_KEY_LIMIT] = { BUILTIN(PML_KEY_LIMIT),
+		.amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_DEFAULT_LIMIT } },
+	[PML_KEY_FLOOR] = { BUILTIN(PML_KEY_FLOOR),
+		.amount = { .kind = PML_AMOUNT_PAGE } },
+	[PML_KEY_CEILING] = { BUILTIN(PML_KEY_CEILING),
+		.amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_UNLIMITED } },
+	[PML_KEY_MODE] = { BUILTIN(PML_KEY_MODE), .mode = PML_MODE_RAISE },
+};
+
+const char *pml_mode_name(enum pml_mode mode)
 {
-	return key_names[key];
+	return mode == PML_MODE_SET ? "set" : "raise";
 }
 
-const struct pml_setting *pml_pick(const struct pml_settings *own,
-				   const struct pml_settings *top,
-				   enum pml_key key)
+const char *pml_key_name(enum pml_key key)
 {
-	if (own != NULL && own->v[key].set)
-		return &own->v[key];
-	if (top->v[key].set)
-		return &top->v[key];
-	return NULL;
+	return key < PML_KEY_COUNT ? key_names[key] : NULL;
+}
+
+enum pml_key pml_key_from_name(const char *name)
+{
+	enum pml_key key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++)
+		if (strcmp(name, key_names[key]) == 0)
+			break;
+	return key;
+}
+
+void pml_settings_init(struct pml_settings *settings, enum pml_level level)
+{
+	enum pml_key key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++)
+		settings->v[key] = (struct pml_setting){ .key = key, .level = level };
+}
+
+const struct pml_setting *pml_builtin(enum pml_key key)
+{
+	return builtins[key].set ? &builtins[key] : NULL;
+}
+
+const struct pml_setting *pml_pick(const struct pml_policy *policy,
+				   const struct pml_rule *rule, enum pml_key key)
+{
+	if (rule != NULL && rule->settings.v[key].set)
+		return &rule->settings.v[key];
+	if (policy->top.v[key].set)
+		return &policy->top.v[key];
+	return pml_builtin(key);
 }
 
 uint64_t pml_floor_bytes(const struct pml_setting *floor, uint64_t page_size)
 {
-	if (floor == NULL || floor->amount.kind == PML_AMOUNT_PAGE)
-		return page_size;
-	return floor->amount.bytes;
+	return floor->amount.kind == PML_AMOUNT_PAGE ? page_size : floor->amount.bytes;
 }
 
 uint64_t pml_ceiling_bytes(const struct pml_setting *ceiling)
 {
-	return ceiling == NULL ? PML_UNLIMITED : ceiling->amount.bytes;
+	return ceiling->amount.bytes;
 }
 
 void pml_policy_init(struct pml_policy *policy)
 {
-	memset(policy, 0, sizeof(*policy));
+	*policy = (struct pml_policy){ .n_files = 0 };
+	pml_settings_init(&policy->top, PML_LEVEL_TOP);
 }
 
 void pml_policy_free(struct pml_policy *policy)
@@ -79,16 +122,14 @@ const char *pml_policy_file_name(const struct pml_policy *policy,
 					 : "(built-in)";
 }
 
-/* OWN is a rule's settings, or NULL for the top level alone. */
+/* RULE is NULL for the top level alone. */
 static int validate_bounds(const struct pml_policy *policy,
-			   const struct pml_settings *own,
-			   struct pml_origin at, uint64_t page_size,
-			   const struct pml_log *log)
+			   const struct pml_rule *rule, struct pml_origin at,
+			   uint64_t page_size, const struct pml_log *log)
 {
-	uint64_t low = pml_floor_bytes(pml_pick(own, &policy->top, PML_KEY_FLOOR),
+	uint64_t low = pml_floor_bytes(pml_pick(policy, rule, PML_KEY_FLOOR),
 				       page_size);
-	uint64_t high = pml_ceiling_bytes(pml_pick(own, &policy->top,
-						   PML_KEY_CEILING));
+	uint64_t high = pml_ceiling_bytes(pml_pick(policy, rule, PML_KEY_CEILING));
 
 	if (low <= high)
 		return 0;
@@ -111,12 +152,10 @@ int pml_policy_validate(const struct pml_policy *policy, uint64_t page_size,
 	for (i = 0; i < policy->n_rules; i++) {
 		const struct pml_rule *rule = &policy->rules[i];
 
-		if (rule->settings.v[PML_KEY_FLOOR].set ||
-		    rule->settings.v[PML_KEY_CEILING].set) {
-			if (validate_bounds(policy, &rule->settings, rule->at,
-					    page_size, log) < 0)
-				rc = -EINVAL;
-		}
+		if ((rule->settings.v[PML_KEY_FLOOR].set ||
+		     rule->settings.v[PML_KEY_CEILING].set) &&
+		    validate_bounds(policy, rule, rule->at, page_size, log) < 0)
+			rc = -EINVAL;
 	}
 	return rc;
 }

@@ -20,19 +20,10 @@ enum pml_mode {
 	PML_MODE_SET,		/* apply exactly, lowering if need be */
 };
 
-/* Where a value came from: an index into pml_policy.files, and a line. */
-struct pml_origin {
-	unsigned file;
-	unsigned line;
-};
+/* "raise" or "set". */
+const char *pml_mode_name(enum pml_mode mode);
 
-struct pml_setting {
-	bool set;
-	struct pml_origin at;
-	struct pml_amount amount;	/* limit, soft, hard, floor, ceiling */
-	enum pml_mode mode;		/* mode */
-};
-
+/* The settings every level shares, in the order show prints them. */
 enum pml_key {
 	PML_KEY_LIMIT,
 	PML_KEY_SOFT,
@@ -43,9 +34,57 @@ enum pml_key {
 	PML_KEY_COUNT
 };
 
+/* "limit", "soft", ...; PML_KEY_COUNT for a NAME that is none of them. */
+const char *pml_key_name(enum pml_key key);
+enum pml_key pml_key_from_name(const char *name);
+
+/* Which level of the policy a setting belongs to. */
+enum pml_level {
+	PML_LEVEL_BUILTIN,	/* nothing in the files said it */
+	PML_LEVEL_TOP,		/* a top-level key */
+	PML_LEVEL_RULE,		/* a key inside a rule */
+};
+
+/* Where a value came from: an index into pml_policy.files, and a line. */
+struct pml_origin {
+	unsigned file;
+	unsigned line;
+};
+
+/* The file index of the built-in defaults, which have no file. */
+#define PML_FILE_BUILTIN UINT32_MAX
+
+/*
+ * One setting: which key it is, at which level, whether the files gave it,
+ * where, and its value.  Every pml_setting in a policy knows its key and
+ * level from the start (pml_settings_init), so code that holds one needs
+ * no other context to name it.
+ */
+struct pml_setting {
+	enum pml_key key;
+	enum pml_level level;
+	bool set;
+	struct pml_origin at;
+	struct pml_amount amount;	/* limit, soft, hard, floor, ceiling */
+	enum pml_mode mode;		/* mode */
+};
+
 struct pml_settings {
 	struct pml_setting v[PML_KEY_COUNT];
 };
+
+/* Empty settings of LEVEL: each knows its key, none is set. */
+void pml_settings_init(struct pml_settings *settings, enum pml_level level);
+
+/*
+ * The built-in default of KEY, as a setting of level PML_LEVEL_BUILTIN:
+ * limit 8 MiB, floor "page", ceiling "unlimited", mode "raise".  soft and
+ * hard have none of their own (they follow limit): NULL.
+ */
+const struct pml_setting *pml_builtin(enum pml_key key);
+
+/* The kernel default since Linux 5.16, and ours when nothing is said. */
+#define PML_DEFAULT_LIMIT ((uint64_t)8 << 20)
 
 /* A list of names; the strings belong to the parsed file. */
 struct pml_names {
@@ -80,21 +119,26 @@ struct pml_policy {
 	bool needs_nss;
 };
 
-/* How to find and trust the policy files. */
-struct pml_load_options {
-	const char *path;	/* the main file */
-	bool path_given;	/* conf=: a missing file is an error, no drop-ins */
+/*
+ * Where the policy comes from, and whom to trust: the one description of
+ * a policy source that the module's arguments, memlockctl's options and
+ * the loader share.
+ */
+struct pml_source {
+	const char *path;	/* the main file, absolute */
+	bool given;		/* conf= or --conf: a missing file is an error,
+				 * and no drop-ins are read */
 	uid_t owner;		/* who must own every file: 0 */
-	uint64_t page_size;	/* for checking floor "page" against ceilings */
 };
 
 /*
- * Loads the main file and, unless path_given, the drop-ins of memlock.d/
- * beside it.  Returns 0 with *policy filled (free it with pml_policy_free),
+ * Loads SOURCE's main file and, unless source->given, the drop-ins of
+ * memlock.d/ beside it.  PAGE_SIZE checks a floor of "page" against the
+ * ceilings.  Returns 0 with *policy filled (free it with pml_policy_free),
  * -ENOMEM, or -EINVAL after logging every problem found.  On error nothing
  * of the policy is kept.
  */
-int pml_policy_load(const struct pml_load_options *options,
+int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy);
 
 /*
@@ -110,17 +154,16 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 int pml_policy_validate(const struct pml_policy *policy, uint64_t page_size,
 			const struct pml_log *log);
 
-/* The kernel default since Linux 5.16, and ours when nothing is said. */
-#define PML_DEFAULT_LIMIT ((uint64_t)8 << 20)
+struct pml_rule;
 
-const char *pml_key_name(enum pml_key key);
+/*
+ * KEY's value for RULE (NULL: the top level alone): the rule's own, else
+ * the top level's, else the built-in default (NULL for soft and hard).
+ */
+const struct pml_setting *pml_pick(const struct pml_policy *policy,
+				   const struct pml_rule *rule, enum pml_key key);
 
-/* OWN's value if it has one, else TOP's, else NULL: the built-in default. */
-const struct pml_setting *pml_pick(const struct pml_settings *own,
-				   const struct pml_settings *top,
-				   enum pml_key key);
-
-/* The byte values of a floor or ceiling; NULL means the built-in default. */
+/* The byte values of a floor or ceiling setting. */
 uint64_t pml_floor_bytes(const struct pml_setting *floor, uint64_t page_size);
 uint64_t pml_ceiling_bytes(const struct pml_setting *ceiling);
 

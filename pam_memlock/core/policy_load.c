@@ -67,10 +67,8 @@ static int by_name(const void *a, const void *b)
 /* The drop-in names in DIRFD, sorted in byte order. */
 static int list_dropins(int dirfd, char ***names, size_t *count)
 {
-	/* A descriptor of its own for closedir to close; openat rather than
-	 * fcntl(F_DUPFD_CLOEXEC): one symbol fewer for libpam's dlopen to bind
-	 * (RTLD_NOW) in every session. */
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A descriptor of its own for closedir to close. */
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	DIR *dir;
 	struct dirent *entry;
 	char **list = NULL;
@@ -119,22 +117,11 @@ static void free_names(char **names, size_t count)
 	free(names);
 }
 
-/* strrchr(path, '/'), by hand: one import fewer to bind in every session. */
-static const char *last_slash(const char *path)
-{
-	const char *slash = NULL;
-
-	for (; *path != '\0'; path++)
-		if (*path == '/')
-			slash = path;
-	return slash;
-}
-
 /* DIR is the directory part of the main file's path, with its slash. */
 static int load_dropins(struct pml_policy *policy, const char *main_path,
 			uid_t owner, const struct pml_log *log)
 {
-	const char *slash = last_slash(main_path);
+	const char *slash = strrchr(main_path, '/');
 	char dir[4096], shown[4096 + 256];
 	char **names = NULL;
 	size_t count = 0, i;
@@ -179,20 +166,20 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 	return rc < 0 ? rc : worst;
 }
 
-int pml_policy_load(const struct pml_load_options *options,
+int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy)
 {
 	int rc, dropins = 0;
 
 	pml_policy_init(policy);
-	rc = load_file(policy, AT_FDCWD, options->path, options->path,
-		       options->owner, !options->path_given, log);
-	if (rc != -ENOMEM && !options->path_given)
-		dropins = load_dropins(policy, options->path, options->owner, log);
+	rc = load_file(policy, AT_FDCWD, source->path, source->path,
+		       source->owner, !source->given, log);
+	if (rc != -ENOMEM && !source->given)
+		dropins = load_dropins(policy, source->path, source->owner, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))
 		rc = dropins;
 	if (rc == 0)
-		rc = pml_policy_validate(policy, options->page_size, log);
+		rc = pml_policy_validate(policy, page_size, log);
 	if (rc < 0)
 		pml_policy_free(policy);
 	return rc;

@@ -13,12 +13,17 @@
 
 #include "text_check.h"
 
-/* What kind of value a key takes: the three parsers of size.h. */
-enum value_kind {
-	VALUE_LIMIT,	/* limit, soft, hard */
-	VALUE_FLOOR,
-	VALUE_CEILING,
-	VALUE_NONE,	/* nothing parsed yet */
+/* How each key's value is read: the three parsers of size.h; mode is
+ * read by parse_mode. */
+typedef int (*value_parser)(const char *text, struct pml_amount *out,
+			    const char **why);
+
+static const value_parser parsers[PML_KEY_COUNT] = {
+	[PML_KEY_LIMIT] = pml_parse_limit,
+	[PML_KEY_SOFT] = pml_parse_limit,
+	[PML_KEY_HARD] = pml_parse_limit,
+	[PML_KEY_FLOOR] = pml_parse_floor,
+	[PML_KEY_CEILING] = pml_parse_size,
 };
 
 struct parser {
@@ -27,11 +32,6 @@ struct parser {
 	const struct pml_log *log;
 	int rc;			/* 0, -EINVAL or -ENOMEM */
 	unsigned problems;
-	/* The last value parsed without error: long rule lists repeat a few
-	 * values, and comparing is cheaper than parsing again. */
-	enum value_kind last_kind;
-	const char *last_text;
-	struct pml_amount last_amount;
 };
 
 static const char *file_name(const struct parser *p)
@@ -111,74 +111,47 @@ static const char *want_string(struct parser *p, const config_setting_t *s,
 	return NULL;
 }
 
-static void parse_setting(struct parser *p, const config_setting_t *s,
-			  enum pml_key key, struct pml_setting *out)
+static bool parse_mode(const char *text, enum pml_mode *out)
 {
+	enum pml_mode mode;
+
+	for (mode = PML_MODE_RAISE; mode <= PML_MODE_SET; mode++) {
+		if (strcmp(text, pml_mode_name(mode)) == 0) {
+			*out = mode;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* KEY's value at LEVEL, into SETTINGS. */
+static void parse_setting(struct parser *p, const config_setting_t *s,
+			  enum pml_key key, enum pml_level level,
+			  struct pml_settings *settings)
+{
+	struct pml_setting *out = &settings->v[key];
 	const char *name = pml_key_name(key);
 	const char *text = want_string(p, s, name);
 	const char *why = NULL;
 	char buf[96];
-	int rc;
 
 	if (text == NULL)
 		return;
+	out->key = key;
+	out->level = level;
 	if (key == PML_KEY_MODE) {
-		if (strcmp(text, "raise") == 0)
-			out->mode = PML_MODE_RAISE;
-		else if (strcmp(text, "set") == 0)
-			out->mode = PML_MODE_SET;
-		else {
+		if (!parse_mode(text, &out->mode)) {
 			problem(p, s, "mode: expected \"raise\" or \"set\", not %s",
 				pml_quote(text, buf, sizeof(buf)));
 			return;
 		}
-	} else {
-		enum value_kind kind = key == PML_KEY_FLOOR ? VALUE_FLOOR
-				       : key == PML_KEY_CEILING ? VALUE_CEILING
-				       : VALUE_LIMIT;
-
-		if (kind == p->last_kind && strcmp(text, p->last_text) == 0) {
-			out->amount = p->last_amount;
-		} else {
-			if (kind == VALUE_FLOOR)
-				rc = pml_parse_floor(text, &out->amount, &why);
-			else if (kind == VALUE_CEILING)
-				rc = pml_parse_size(text, &out->amount, &why);
-			else
-				rc = pml_parse_limit(text, &out->amount, &why);
-			if (rc < 0) {
-				problem(p, s, "%s: %s: %s", name,
-					pml_quote(text, buf, sizeof(buf)), why);
-				return;
-			}
-			p->last_kind = kind;
-			p->last_text = text;
-			p->last_amount = out->amount;
-		}
+	} else if (parsers[key](text, &out->amount, &why) < 0) {
+		problem(p, s, "%s: %s: %s", name, pml_quote(text, buf, sizeof(buf)),
+			why);
+		return;
 	}
 	out->set = true;
 	out->at = origin(p, s);
-}
-
-/*
- * Returns the key a setting name stands for, or PML_KEY_COUNT.  This runs
- * for every key of every rule, so the first letter picks the one name to
- * compare with, instead of comparing with all six.
- */
-static enum pml_key settings_key(const char *name)
-{
-	enum pml_key key;
-
-	switch (name[0]) {
-	case 'l': key = PML_KEY_LIMIT; break;
-	case 's': key = PML_KEY_SOFT; break;
-	case 'h': key = PML_KEY_HARD; break;
-	case 'f': key = PML_KEY_FLOOR; break;
-	case 'c': key = PML_KEY_CEILING; break;
-	case 'm': key = PML_KEY_MODE; break;
-	default: return PML_KEY_COUNT;
-	}
-	return strcmp(name, pml_key_name(key)) == 0 ? key : PML_KEY_COUNT;
 }
 
 /* A string, or a non-empty list or array of strings. */
@@ -338,14 +311,13 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 	unsigned i, n = (unsigned)config_setting_length(s);
 	unsigned problems_before = p->problems;
 
-	rule->at = origin(p, s);
 	for (i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, i);
 		const char *name = config_setting_name(e);
-		enum pml_key key = settings_key(name);
+		enum pml_key key = pml_key_from_name(name);
 
 		if (key != PML_KEY_COUNT)
-			parse_setting(p, e, key, &rule->settings.v[key]);
+			parse_setting(p, e, key, PML_LEVEL_RULE, &rule->settings);
 		else if (strcmp(name, "user") == 0)
 			parse_names(p, e, "user", &rule->users);
 		else if (strcmp(name, "group") == 0)
@@ -389,10 +361,10 @@ static void parse_rules(struct parser *p, const config_setting_t *s)
 		const config_setting_t *e = config_setting_get_elem(s, i);
 		struct pml_rule *rule = &policy->rules[policy->n_rules];
 
-		memset(rule, 0, sizeof(*rule));
+		*rule = (struct pml_rule){ .at = origin(p, e) };
+		pml_settings_init(&rule->settings, PML_LEVEL_RULE);
 		policy->n_rules++;
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP) {
-			rule->at = origin(p, e);
 			problem(p, e, "rules: each rule is a group { ... }, not %s",
 				type_name(e));
 			continue;
@@ -408,10 +380,10 @@ static void parse_top(struct parser *p, const config_setting_t *root)
 	for (i = 0; i < n && p->rc != -ENOMEM; i++) {
 		const config_setting_t *e = config_setting_get_elem(root, i);
 		const char *name = config_setting_name(e);
-		enum pml_key key = settings_key(name);
+		enum pml_key key = pml_key_from_name(name);
 
 		if (key != PML_KEY_COUNT)
-			parse_setting(p, e, key, &p->policy->top.v[key]);
+			parse_setting(p, e, key, PML_LEVEL_TOP, &p->policy->top);
 		else if (strcmp(name, "rules") == 0)
 			parse_rules(p, e);
 		else if (strcmp(name, "user") == 0 || strcmp(name, "group") == 0 ||
@@ -437,8 +409,7 @@ static int add_file(struct pml_policy *policy, const char *name)
 		return -ENOMEM;
 	}
 	policy->files = grown;
-	policy->files[policy->n_files].name = copy;
-	policy->files[policy->n_files].config = NULL;
+	policy->files[policy->n_files] = (struct pml_file){ .name = copy };
 	policy->n_files++;
 	return 0;
 }
@@ -447,7 +418,7 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 			const char *text, size_t len,
 			const struct pml_log *log)
 {
-	struct parser p = { policy, 0, log, 0, 0, VALUE_NONE, NULL, { 0, 0, 0 } };
+	struct parser p = { .policy = policy, .log = log };
 	config_t *config;
 	int rc;
 

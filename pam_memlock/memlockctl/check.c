@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "text.h"
+#include "evaluate.h"
 #include "lint.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));
@@ -36,7 +37,9 @@ static int group_known(const char *name, void *ctx)
 	return lookup_result(getgrnam(name) != NULL);
 }
 
-static const struct pml_lint_names nss = { user_known, group_known, NULL };
+static const struct pml_lint_names nss = {
+	.user_known = user_known, .group_known = group_known,
+};
 
 int cli_check(const struct cli_options *options)
 {
@@ -44,27 +47,30 @@ int cli_check(const struct cli_options *options)
 	struct pml_log log;
 	struct pml_policy policy;
 	struct pml_machine machine;
+	char path[PML_DESCRIBE_MAX];
 	unsigned warnings;
 	int rc;
 
+	/* Escaped as the "FILE:LINE:" messages above it are. */
+	pml_escape(options->source.path, path, sizeof(path));
 	cli_log_init(&log, &state);
-	rc = cli_load(options, &log, &policy, &machine);
+	rc = pml_load(&options->source, &log, &policy, &machine);
 	if (rc < 0) {
 		if (state.errors > 0)
 			fprintf(stderr,
 				"memlockctl: %s: invalid (%u %s): pam_memlock would refuse this policy and change no limit\n",
-				options->conf, state.errors,
+				path, state.errors,
 				cli_plural(state.errors, "error", "errors"));
 		return CLI_EXIT_FAIL;
 	}
 	warnings = pml_lint(&policy, &machine, &nss, &log);
 	if (warnings > 0 && options->strict) {
 		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
-			options->conf, warnings, cli_plural(warnings, "warning", "warnings"));
+			path, warnings, cli_plural(warnings, "warning", "warnings"));
 		pml_policy_free(&policy);
 		return CLI_EXIT_FAIL;
 	}
-	printf("%s: %s", options->conf,
+	printf("%s: %s", path,
 	       cli_main_file_read(&policy, options) ? "OK"
 	       : "not present, built-in defaults; OK");
 	if (warnings > 0)

@@ -18,13 +18,13 @@
 				 * under --strict, a write error */
 #define CLI_EXIT_USAGE 2
 
+/* What the command line said; each command reads what it takes. */
 struct cli_options {
-	const char *conf;	/* the main policy file, absolute */
-	bool conf_given;	/* --conf: no drop-ins, a missing file is an error */
-	const char *user;	/* explain */
-	const char *service;	/* explain --service */
-	bool strict;		/* check --strict */
-	bool json;		/* explain/show --json */
+	struct pml_source source;	/* the module's default, or --conf */
+	const char *user;		/* explain */
+	const char *service;		/* explain --service */
+	bool strict;			/* check --strict */
+	bool json;			/* explain/show --json */
 };
 
 /* What the logger handed to libpml saw. */
@@ -38,13 +38,6 @@ struct cli_log_state {
  * "memlockctl: ".  Debug and info messages are dropped.
  */
 void cli_log_init(struct pml_log *log, struct cli_log_state *state);
-
-/*
- * Loads the policy the way the module does (owner root; drop-ins unless
- * --conf) and probes the machine.  Returns 0, or -errno after logging.
- */
-int cli_load(const struct cli_options *options, const struct pml_log *log,
-	     struct pml_policy *policy, struct pml_machine *machine);
 
 /* Was the main file there (or are the built-in defaults standing in)? */
 bool cli_main_file_read(const struct pml_policy *policy,

@@ -16,48 +16,28 @@
 #include "evaluate.h"
 #include "size.h"
 
-#define ORIGIN_MAX 4200
+#define ORIGIN_MAX (PML_DESCRIBE_MAX + 200)
 #define HUMAN_MAX 32
 
-/* The rule's settings, or NULL when the top level decided. */
-static const struct pml_settings *own_settings(const struct pml_decision *d)
+static const char *level_name(enum pml_level level)
 {
-	return d->rule != NULL ? &d->rule->settings : NULL;
-}
-
-/* The key a setting is, from where it sits in its level. */
-static enum pml_key key_of(const struct pml_policy *policy,
-			   const struct pml_decision *d,
-			   const struct pml_setting *s)
-{
-	const struct pml_settings *own = own_settings(d);
-
-	if (own != NULL && s >= own->v && s < own->v + PML_KEY_COUNT)
-		return (enum pml_key)(s - own->v);
-	return (enum pml_key)(s - policy->top.v);
-}
-
-static bool from_rule(const struct pml_decision *d, const struct pml_setting *s)
-{
-	const struct pml_settings *own = own_settings(d);
-
-	return own != NULL && s >= own->v && s < own->v + PML_KEY_COUNT;
+	return level == PML_LEVEL_RULE ? "rule" : "top level";
 }
 
 /* "limit = "1%" at FILE:LINE (rule)", or "built-in default". */
 static void describe(const struct pml_evaluation *e, const struct pml_setting *s,
-		     enum pml_key key, char *buf, size_t len)
+		     char *buf, size_t len)
 {
-	char at[ORIGIN_MAX - 100], value[CLI_VALUE_MAX];
+	char at[PML_DESCRIBE_MAX], value[CLI_VALUE_MAX];
 
-	if (s == NULL) {
+	if (s->level == PML_LEVEL_BUILTIN) {
 		snprintf(buf, len, "built-in default");
 		return;
 	}
 	pml_describe_origin(&e->policy, s, at, sizeof(at));
-	cli_format_value(s, key, value, sizeof(value));
-	snprintf(buf, len, "%s = \"%s\" at %s (%s)", pml_key_name(key), value, at,
-		 from_rule(&e->decision, s) ? "rule" : "top level");
+	cli_format_value(s, value, sizeof(value));
+	snprintf(buf, len, "%s = \"%s\" at %s (%s)", pml_key_name(s->key), value,
+		 at, level_name(s->level));
 }
 
 /* "8388608 bytes (8 MiB)", "unlimited". */
@@ -90,9 +70,9 @@ static const char *clamp_text(enum pml_clamp clamp)
 
 static void print_share(const struct pml_evaluation *e, const struct pml_side *side)
 {
-	const struct pml_settings *own = own_settings(&e->decision);
-	const struct pml_setting *floor = pml_pick(own, &e->policy.top, PML_KEY_FLOOR);
-	const struct pml_setting *ceiling = pml_pick(own, &e->policy.top, PML_KEY_CEILING);
+	const struct pml_rule *rule = e->decision.rule;
+	const struct pml_setting *floor = pml_pick(&e->policy, rule, PML_KEY_FLOOR);
+	const struct pml_setting *ceiling = pml_pick(&e->policy, rule, PML_KEY_CEILING);
 	char share[16], a[64], b[64], origin[ORIGIN_MAX];
 
 	pml_format_share(side->from->amount.share, share, sizeof(share));
@@ -104,24 +84,12 @@ static void print_share(const struct pml_evaluation *e, const struct pml_side *s
 	amount_text(e->machine.page_size, b, sizeof(b));
 	printf("  paged:    %s, rounded down to a whole page of %s\n", a, b);
 	amount_text(side->floor, a, sizeof(a));
-	describe(e, floor, PML_KEY_FLOOR, origin, sizeof(origin));
+	describe(e, floor, origin, sizeof(origin));
 	printf("  floor:    %s, %s\n", a, origin);
 	amount_text(side->ceiling, a, sizeof(a));
-	describe(e, ceiling, PML_KEY_CEILING, origin, sizeof(origin));
+	describe(e, ceiling, origin, sizeof(origin));
 	printf("  ceiling:  %s, %s\n", a, origin);
 	printf("  result:   %s\n", clamp_text(side->clamp));
-}
-
-/* What a side came to before soft was lowered to hard. */
-static uint64_t wanted_bytes(const struct pml_side *side)
-{
-	if (side->from == NULL)
-		return PML_DEFAULT_LIMIT;
-	if (side->from->amount.kind != PML_AMOUNT_SHARE)
-		return side->from->amount.bytes;
-	return side->clamp == PML_CLAMP_FLOOR ? side->floor
-	       : side->clamp == PML_CLAMP_CEILING ? side->ceiling
-	       : side->share_paged;
 }
 
 static void print_side(const struct pml_evaluation *e, const char *name,
@@ -131,15 +99,12 @@ static void print_side(const struct pml_evaluation *e, const char *name,
 
 	amount_text(side->bytes, bytes, sizeof(bytes));
 	printf("%s:%*s%s\n", name, (int)(11 - strlen(name)), "", bytes);
-	describe(e, side->from,
-		 side->from != NULL ? key_of(&e->policy, &e->decision, side->from)
-				    : PML_KEY_LIMIT,
-		 origin, sizeof(origin));
+	describe(e, side->from, origin, sizeof(origin));
 	printf("  from:     %s\n", origin);
-	if (side->from != NULL && side->from->amount.kind == PML_AMOUNT_SHARE)
+	if (side->from->amount.kind == PML_AMOUNT_SHARE)
 		print_share(e, side);
 	if (lowered) {
-		amount_text(wanted_bytes(side), bytes, sizeof(bytes));
+		amount_text(side->wanted, bytes, sizeof(bytes));
 		printf("  lowered:  the policy says %s, above the hard limit; the module lowers soft to hard\n",
 		       bytes);
 	}
@@ -157,10 +122,14 @@ static const char *decided_by(const struct pml_evaluation *e, char *buf, size_t 
 {
 	const struct pml_decision *d = &e->decision;
 
-	if (d->rule != NULL)
-		snprintf(buf, len, "rule %s:%u",
-			 pml_policy_file_name(&e->policy, d->rule->at), d->rule->at.line);
-	else if (d->soft.from == NULL && d->hard.from == NULL && d->mode_from == NULL)
+	if (d->rule != NULL) {
+		char at[PML_DESCRIBE_MAX];
+
+		pml_describe_at(&e->policy, d->rule->at, at, sizeof(at));
+		snprintf(buf, len, "rule %s", at);
+	} else if (d->soft.from->level == PML_LEVEL_BUILTIN &&
+		 d->hard.from->level == PML_LEVEL_BUILTIN &&
+		 d->mode->level == PML_LEVEL_BUILTIN)
 		snprintf(buf, len, "built-in default%s",
 			 e->policy.n_rules > 0 ? " (no rule matches)" : "");
 	else
@@ -184,12 +153,11 @@ static void print_text(const struct pml_evaluation *e)
 	else
 		printf("(none)");
 	printf("\ndecided by: %s\n", decided_by(e, buf, sizeof(buf)));
-	if (d->mode_from != NULL)
-		pml_describe_origin(&e->policy, d->mode_from, buf, sizeof(buf));
-	printf("mode:       %s (%s%s)\n", d->mode == PML_MODE_SET ? "set" : "raise",
-	       d->mode_from != NULL ? buf : "built-in default",
-	       d->mode_from == NULL ? "" : from_rule(d, d->mode_from) ? ", rule" : ", top level");
-	printf("  %s\n", d->mode == PML_MODE_SET
+	pml_describe_origin(&e->policy, d->mode, buf, sizeof(buf));
+	printf("mode:       %s (%s%s%s)\n", pml_mode_name(d->mode->mode), buf,
+	       d->mode->level == PML_LEVEL_BUILTIN ? "" : ", ",
+	       d->mode->level == PML_LEVEL_BUILTIN ? "" : level_name(d->mode->level));
+	printf("  %s\n", d->mode->mode == PML_MODE_SET
 	       ? "each limit is set to exactly this, lowering it if need be"
 	       : "each limit becomes the larger of the session's current one and this");
 	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
@@ -200,7 +168,7 @@ static void print_text(const struct pml_evaluation *e)
 static void json_origin(struct cli_json *j, const struct pml_evaluation *e,
 			const struct pml_setting *s)
 {
-	if (s == NULL) {
+	if (s->level == PML_LEVEL_BUILTIN) {
 		cli_json_null(j);
 		return;
 	}
@@ -210,17 +178,16 @@ static void json_origin(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_key(j, "line");
 	cli_json_uint(j, s->at.line);
 	cli_json_key(j, "level");
-	cli_json_string(j, from_rule(&e->decision, s) ? "rule" : "top level");
+	cli_json_string(j, level_name(s->level));
 	cli_json_close_object(j);
 }
 
 static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		      const struct pml_side *side)
 {
-	const struct pml_settings *own = own_settings(&e->decision);
+	const struct pml_rule *rule = e->decision.rule;
+	bool builtin = side->from->level == PML_LEVEL_BUILTIN;
 	char text[CLI_VALUE_MAX];
-	enum pml_key key = side->from != NULL
-			   ? key_of(&e->policy, &e->decision, side->from) : PML_KEY_LIMIT;
 
 	cli_json_open_object(j);
 	cli_json_key(j, "bytes");
@@ -229,10 +196,10 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 	pml_format_bytes(side->bytes, text, sizeof(text));
 	cli_json_string(j, text);
 	cli_json_key(j, "setting");
-	cli_json_string(j, side->from != NULL ? pml_key_name(key) : NULL);
+	cli_json_string(j, builtin ? NULL : pml_key_name(side->from->key));
 	cli_json_key(j, "value");
-	if (side->from != NULL) {
-		cli_format_value(side->from, key, text, sizeof(text));
+	if (!builtin) {
+		cli_format_value(side->from, text, sizeof(text));
 		cli_json_string(j, text);
 	} else {
 		cli_json_null(j);
@@ -240,7 +207,7 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_key(j, "origin");
 	json_origin(j, e, side->from);
 	cli_json_key(j, "share");
-	if (side->from == NULL || side->from->amount.kind != PML_AMOUNT_SHARE) {
+	if (side->from->amount.kind != PML_AMOUNT_SHARE) {
 		cli_json_null(j);
 	} else {
 		cli_json_open_object(j);
@@ -256,11 +223,11 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		cli_json_key(j, "floor");
 		cli_json_bytes(j, side->floor);
 		cli_json_key(j, "floor_origin");
-		json_origin(j, e, pml_pick(own, &e->policy.top, PML_KEY_FLOOR));
+		json_origin(j, e, pml_pick(&e->policy, rule, PML_KEY_FLOOR));
 		cli_json_key(j, "ceiling");
 		cli_json_bytes(j, side->ceiling);
 		cli_json_key(j, "ceiling_origin");
-		json_origin(j, e, pml_pick(own, &e->policy.top, PML_KEY_CEILING));
+		json_origin(j, e, pml_pick(&e->policy, rule, PML_KEY_CEILING));
 		cli_json_key(j, "clamp");
 		cli_json_string(j, side->clamp == PML_CLAMP_FLOOR ? "floor"
 				   : side->clamp == PML_CLAMP_CEILING ? "ceiling" : "none");
@@ -307,9 +274,9 @@ static void print_json(const struct pml_evaluation *e)
 		cli_json_null(&j);
 	}
 	cli_json_key(&j, "mode");
-	cli_json_string(&j, d->mode == PML_MODE_SET ? "set" : "raise");
+	cli_json_string(&j, pml_mode_name(d->mode->mode));
 	cli_json_key(&j, "mode_origin");
-	json_origin(&j, e, d->mode_from);
+	json_origin(&j, e, d->mode);
 	cli_json_key(&j, "soft");
 	cli_json_bytes(&j, d->soft.bytes);
 	cli_json_key(&j, "hard");
@@ -326,23 +293,18 @@ static void print_json(const struct pml_evaluation *e)
 
 int cli_explain(const struct cli_options *options)
 {
-	struct pml_request request;
+	/* The same request the module's session code makes. */
+	const struct pml_request request = {
+		.source = options->source,
+		.user = options->user,
+		.service = options->service,
+	};
 	struct pml_evaluation evaluation;
 	struct cli_log_state state;
 	struct pml_log log;
-	int rc;
 
 	cli_log_init(&log, &state);
-	/* The same request the module's session code makes. */
-	request.conf = options->conf;
-	request.conf_given = options->conf_given;
-	request.user = options->user;
-	request.service = options->service;
-	request.owner = 0;
-	rc = pml_evaluate(&request, &log, &evaluation);
-	if (rc == -ENOMEM)
-		pml_log(&log, LOG_ERR, "out of memory");
-	if (rc < 0)
+	if (pml_evaluate(&request, &log, &evaluation) < 0)
 		return CLI_EXIT_FAIL;
 	if (options->json)
 		print_json(&evaluation);

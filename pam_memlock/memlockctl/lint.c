@@ -1,8 +1,7 @@
 /*
  * The "legal but likely wrong" warnings of `memlockctl check`.  Limits are
- * worked out by pml_decide itself, on a copy of the policy that holds one
- * rule stripped of its match keys, so that these warnings can never
- * disagree with what the module would do.
+ * worked out by pml_resolve, rule by rule, the module's own code, so that
+ * these warnings can never disagree with what the module would do.
  */
 #include "lint.h"
 
@@ -111,58 +110,18 @@ static void lint_shadowed(const struct pml_policy *policy, size_t index,
 
 /* --- Limits worked out on this machine --------------------------------- */
 
-/* One level of the policy (the top level, or one rule) decided alone. */
+/* One level of the policy (the top level, or one rule), resolved. */
 struct level {
 	const struct pml_policy *policy;
 	const struct pml_rule *rule;	/* NULL: the top level */
-	/* What pml_decide saw; the decision points into these copies. */
-	struct pml_policy alone;	/* the top level and at most BARE */
-	struct pml_rule bare;		/* the rule without its match keys */
 	struct pml_decision decision;
 };
 
-static void decide_level(struct level *level, const struct pml_policy *policy,
-			 const struct pml_rule *rule,
-			 const struct pml_machine *machine)
+/* Is S written at this level (not inherited from the top or built in)? */
+static bool own(const struct level *level, const struct pml_setting *s)
 {
-	struct pml_identity anyone = { "", NULL, false, 0, NULL, 0 };
-
-	level->policy = policy;
-	level->rule = rule;
-	level->alone = *policy;
-	level->alone.n_rules = 0;
-	level->alone.rules = NULL;
-	level->alone.needs_nss = false;
-	memset(&level->bare, 0, sizeof(level->bare));
-	if (rule != NULL) {
-		level->bare.at = rule->at;
-		level->bare.settings = rule->settings;
-		level->alone.rules = &level->bare;
-		level->alone.n_rules = 1;
-	}
-	pml_decide(&level->alone, &anyone, machine, &level->decision);
-}
-
-/* The key a setting of this level stands for, or PML_KEY_COUNT when it
- * is not this level's own (the top level's, seen from a rule). */
-static enum pml_key own_key(const struct level *level, const struct pml_setting *s)
-{
-	const struct pml_settings *own = level->rule != NULL
-					 ? &level->bare.settings : &level->alone.top;
-
-	if (s != NULL && s >= own->v && s < own->v + PML_KEY_COUNT)
-		return (enum pml_key)(s - own->v);
-	return PML_KEY_COUNT;
-}
-
-static const char *setting_name(const struct level *level, const struct pml_setting *s)
-{
-	enum pml_key key = own_key(level, s);
-
-	if (key == PML_KEY_COUNT && s >= level->alone.top.v &&
-	    s < level->alone.top.v + PML_KEY_COUNT)
-		key = (enum pml_key)(s - level->alone.top.v);
-	return key == PML_KEY_COUNT ? "limit" : pml_key_name(key);
+	return s != NULL &&
+	       s->level == (level->rule != NULL ? PML_LEVEL_RULE : PML_LEVEL_TOP);
 }
 
 static bool sets(const struct level *level, enum pml_key key)
@@ -172,24 +131,7 @@ static bool sets(const struct level *level, enum pml_key key)
 
 static bool is_share(const struct pml_side *side)
 {
-	return side->from != NULL && side->from->amount.kind == PML_AMOUNT_SHARE;
-}
-
-/* What a side came to before soft was lowered to hard. */
-static uint64_t side_wanted(const struct pml_side *side)
-{
-	if (side->from == NULL)
-		return PML_DEFAULT_LIMIT;
-	if (!is_share(side))
-		return side->from->amount.bytes;
-	switch (side->clamp) {
-	case PML_CLAMP_FLOOR:
-		return side->floor;
-	case PML_CLAMP_CEILING:
-		return side->ceiling;
-	default:
-		return side->share_paged;
-	}
+	return side->from->amount.kind == PML_AMOUNT_SHARE;
 }
 
 static void lint_soft_above_hard(const struct level *level,
@@ -215,7 +157,7 @@ static void lint_soft_above_hard(const struct level *level,
 		     ? level->policy->top.v[PML_KEY_SOFT].at
 		     : level->policy->top.v[PML_KEY_HARD].at;
 	}
-	pml_format_bytes(side_wanted(&d->soft), soft, sizeof(soft));
+	pml_format_bytes(d->soft.wanted, soft, sizeof(soft));
 	pml_format_bytes(d->hard.bytes, hard, sizeof(hard));
 	warn_at(level->policy, at, log, count,
 		"%s soft limit (%s) is above %s hard limit (%s)%s; sessions get soft lowered to %s",
@@ -224,44 +166,28 @@ static void lint_soft_above_hard(const struct level *level,
 		shares ? " on this machine" : "", hard);
 }
 
-static const struct pml_setting *bound_setting(const struct level *level,
-					       enum pml_clamp clamp)
-{
-	const struct pml_settings *own = level->rule != NULL
-					 ? &level->bare.settings : NULL;
-
-	return pml_pick(own, &level->alone.top,
-			clamp == PML_CLAMP_FLOOR ? PML_KEY_FLOOR : PML_KEY_CEILING);
-}
-
 static void lint_share_side(const struct level *level, const struct pml_side *side,
 			    const struct pml_log *log, unsigned *count)
 {
 	const struct pml_setting *bound;
-	enum pml_key share_key, bound_key;
 	char share[16], came[TEXT_MAX], limit[TEXT_MAX];
 	const char *which;
-	struct pml_origin at;
 
 	if (!is_share(side) || side->clamp == PML_CLAMP_NONE)
 		return;
-	bound = bound_setting(level, side->clamp);
-	share_key = own_key(level, side->from);
-	bound_key = own_key(level, bound);
-	/* Reported where the share or the bound that beats it is written. */
-	if (share_key == PML_KEY_COUNT && bound_key == PML_KEY_COUNT)
-		return;
-	if (share_key != PML_KEY_COUNT)
-		at = side->from->at;
-	else
-		at = bound->at;
 	which = side->clamp == PML_CLAMP_FLOOR ? "floor" : "ceiling";
+	bound = pml_pick(level->policy, level->rule,
+			 side->clamp == PML_CLAMP_FLOOR ? PML_KEY_FLOOR : PML_KEY_CEILING);
+	/* Reported where the share or the bound that beats it is written. */
+	if (!own(level, side->from) && !own(level, bound))
+		return;
 	pml_format_share(side->from->amount.share, share, sizeof(share));
 	pml_format_bytes(side->share_paged, came, sizeof(came));
 	pml_format_bytes(side->bytes, limit, sizeof(limit));
-	warn_at(level->policy, at, log, count,
+	warn_at(level->policy, own(level, side->from) ? side->from->at : bound->at,
+		log, count,
 		"%s \"%s\" comes to %s on this machine, %s the %s (%s): the %s decides, not the share",
-		setting_name(level, side->from), share, came,
+		pml_key_name(side->from->key), share, came,
 		side->clamp == PML_CLAMP_FLOOR ? "below" : "above", which, limit,
 		which);
 }
@@ -276,6 +202,17 @@ static void lint_shares(const struct level *level, const struct pml_log *log,
 	if (d->hard.from != d->soft.from || d->hard.clamp != d->soft.clamp ||
 	    d->soft_lowered_to_hard)
 		lint_share_side(level, &d->hard, log, count);
+}
+
+static void lint_level(const struct pml_policy *policy, const struct pml_rule *rule,
+		       const struct pml_machine *machine, const struct pml_log *log,
+		       unsigned *count)
+{
+	struct level level = { .policy = policy, .rule = rule };
+
+	pml_resolve(policy, rule, machine, &level.decision);
+	lint_soft_above_hard(&level, log, count);
+	lint_shares(&level, log, count);
 }
 
 /* --- Names the machine does not know ----------------------------------- */
@@ -311,20 +248,15 @@ unsigned pml_lint(const struct pml_policy *policy,
 		  const struct pml_machine *machine,
 		  const struct pml_lint_names *names, const struct pml_log *log)
 {
-	struct level level;
 	unsigned count = 0;
 	size_t i;
 
-	decide_level(&level, policy, NULL, machine);
-	lint_soft_above_hard(&level, log, &count);
-	lint_shares(&level, log, &count);
+	lint_level(policy, NULL, machine, log, &count);
 	for (i = 0; i < policy->n_rules; i++) {
 		const struct pml_rule *rule = &policy->rules[i];
 
 		lint_shadowed(policy, i, log, &count);
-		decide_level(&level, policy, rule, machine);
-		lint_soft_above_hard(&level, log, &count);
-		lint_shares(&level, log, &count);
+		lint_level(policy, rule, machine, log, &count);
 		if (names != NULL) {
 			lint_list(policy, rule, &rule->users, "user",
 				  names->user_known, names->ctx, log, &count);

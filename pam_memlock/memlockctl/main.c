@@ -28,27 +28,44 @@ enum option_id {
 	OPT_VERSION = 'V',
 };
 
-/* Which options each command takes. */
+#define OPTION_CONF { "conf", required_argument, NULL, OPT_CONF }
+#define OPTION_HELP { "help", no_argument, NULL, OPT_HELP }
+#define OPTION_JSON { "json", no_argument, NULL, OPT_JSON }
+#define OPTION_SERVICE { "service", required_argument, NULL, OPT_SERVICE }
+#define OPTION_STRICT { "strict", no_argument, NULL, OPT_STRICT }
+#define OPTION_VERSION { "version", no_argument, NULL, OPT_VERSION }
+#define OPTIONS_END { NULL, 0, NULL, 0 }
+
+/* Each command's own options (getopt_long's table). */
+static const struct option check_options[] = {
+	OPTION_CONF, OPTION_STRICT, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+};
+static const struct option explain_options[] = {
+	OPTION_CONF, OPTION_SERVICE, OPTION_JSON, OPTION_HELP, OPTION_VERSION,
+	OPTIONS_END,
+};
+static const struct option show_options[] = {
+	OPTION_CONF, OPTION_JSON, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+};
+/* Every option of any command, to tell "not for this command" from
+ * "no such option". */
+static const struct option all_options[] = {
+	OPTION_CONF, OPTION_HELP, OPTION_JSON, OPTION_SERVICE, OPTION_STRICT,
+	OPTION_VERSION, OPTIONS_END,
+};
+
 struct command {
 	const char *name;
 	int (*run)(const struct cli_options *options);
-	bool takes_user, takes_service, takes_strict, takes_json;
+	const struct option *options;
+	bool takes_user;	/* one USER operand */
 };
 
 static const struct command commands[] = {
-	{ "check", cli_check, false, false, true, false },
-	{ "explain", cli_explain, true, true, false, true },
-	{ "show", cli_show, false, false, false, true },
-};
-
-static const struct option long_options[] = {
-	{ "conf", required_argument, NULL, OPT_CONF },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "service", required_argument, NULL, OPT_SERVICE },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+	{ .name = "check", .run = cli_check, .options = check_options },
+	{ .name = "explain", .run = cli_explain, .options = explain_options,
+	  .takes_user = true },
+	{ .name = "show", .run = cli_show, .options = show_options },
 };
 
 static void usage(FILE *out)
@@ -121,20 +138,53 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/* An option COMMAND does not take: a usage error. */
-static int not_for(const struct command *command, const char *option)
+/*
+ * getopt_long's short-option string for OPTIONS: ':' first, so that a
+ * missing value is told from an unknown option.
+ */
+static void short_options(const struct option *options, char *buf, size_t len)
 {
-	fprintf(stderr, "memlockctl: %s does not take %s\nTry 'memlockctl --help'.\n",
-		command->name, option);
-	return CLI_EXIT_USAGE;
+	size_t used = 0;
+
+	buf[used++] = ':';
+	for (; options->name != NULL && used + 3 < len; options++) {
+		buf[used++] = (char)options->val;
+		if (options->has_arg == required_argument)
+			buf[used++] = ':';
+	}
+	buf[used] = '\0';
+}
+
+/* GIVEN ("--json", "-j") is an option of some command, not of COMMAND. */
+static bool known_elsewhere(const char *given)
+{
+	const struct option *o;
+
+	for (o = all_options; o->name != NULL; o++)
+		if ((strncmp(given, "--", 2) == 0 && strcmp(given + 2, o->name) == 0) ||
+		    (given[0] == '-' && given[1] == o->val && given[2] == '\0'))
+			return true;
+	return false;
+}
+
+static int unknown_option(const struct command *command, const char *given)
+{
+	if (known_elsewhere(given)) {
+		fprintf(stderr, "memlockctl: %s does not take %s\nTry 'memlockctl --help'.\n",
+			command->name, given);
+		return CLI_EXIT_USAGE;
+	}
+	return usage_error("unknown option \"%s\"", given);
 }
 
 int main(int argc, char **argv)
 {
-	struct cli_options options = { PML_DEFAULT_CONF, false, NULL, NULL, false, false };
+	struct cli_options options = {
+		.source = { .path = PML_DEFAULT_CONF, .given = false, .owner = 0 },
+	};
 	const struct command *command;
 	const char *conf = NULL;
-	char *conf_path = NULL;
+	char *conf_path = NULL, shorts[32];
 	int c, rc;
 
 	if (argc < 2)
@@ -156,7 +206,8 @@ int main(int argc, char **argv)
 	opterr = 0;
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, ":c:hjs:V", long_options, NULL)) != -1) {
+	short_options(command->options, shorts, sizeof(shorts));
+	while ((c = getopt_long(argc, argv, shorts, command->options, NULL)) != -1) {
 		const char *given = argv[optind - 1];
 
 		switch (c) {
@@ -172,26 +223,20 @@ int main(int argc, char **argv)
 			printf("memlockctl (pam_memlock) %s\n", PACKAGE_VERSION);
 			return cli_finish_output(CLI_EXIT_OK);
 		case OPT_JSON:
-			if (!command->takes_json)
-				return not_for(command, "--json");
 			options.json = true;
 			break;
 		case OPT_SERVICE:
-			if (!command->takes_service)
-				return not_for(command, "--service");
 			if (optarg[0] == '\0')
 				return usage_error("%s needs a service name", "--service");
 			options.service = optarg;
 			break;
 		case OPT_STRICT:
-			if (!command->takes_strict)
-				return not_for(command, "--strict");
 			options.strict = true;
 			break;
 		case ':':
 			return usage_error("%s needs a value", given);
 		default:
-			return usage_error("unknown option \"%s\"", given);
+			return unknown_option(command, given);
 		}
 	}
 	if (command->takes_user) {
@@ -209,8 +254,8 @@ int main(int argc, char **argv)
 			perror("memlockctl: --conf");
 			return CLI_EXIT_FAIL;
 		}
-		options.conf = conf_path;
-		options.conf_given = true;
+		options.source.path = conf_path;
+		options.source.given = true;
 	}
 	rc = command->run(&options);
 	free(conf_path);

@@ -8,21 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evaluate.h"
 #include "json.h"
 #include "text.h"
 
 #define COMMENT_COLUMN 24
 #define RANGE_MAX 32
-
-/* What an unset top-level key means. */
-static const char *const builtin_value[PML_KEY_COUNT] = {
-	[PML_KEY_LIMIT] = "8 MiB",
-	[PML_KEY_SOFT] = NULL,		/* from limit */
-	[PML_KEY_HARD] = NULL,
-	[PML_KEY_FLOOR] = "page",
-	[PML_KEY_CEILING] = "unlimited",
-	[PML_KEY_MODE] = "raise",
-};
 
 static void format_range(const struct pml_uid_range *range, char *buf, size_t len)
 {
@@ -39,7 +30,7 @@ static void print_origin_comment(const struct pml_policy *policy, int used,
 				 const struct pml_setting *s)
 {
 	printf("%*s# ", used < COMMENT_COLUMN ? COMMENT_COLUMN - used : 1, "");
-	if (s == NULL) {
+	if (s->level == PML_LEVEL_BUILTIN) {
 		printf("built-in default\n");
 		return;
 	}
@@ -49,24 +40,19 @@ static void print_origin_comment(const struct pml_policy *policy, int used,
 
 static void text_top(const struct pml_policy *policy)
 {
-	int key;
+	enum pml_key key;
 
 	for (key = 0; key < PML_KEY_COUNT; key++) {
-		const struct pml_setting *s = &policy->top.v[key];
-		const char *name = pml_key_name((enum pml_key)key);
+		const struct pml_setting *s = pml_pick(policy, NULL, key);
 		char value[CLI_VALUE_MAX];
-		int used;
 
-		if (!s->set && builtin_value[key] == NULL) {
-			printf("#%s = (from limit)\n", name);
+		if (s == NULL) {
+			printf("#%s = (from limit)\n", pml_key_name(key));
 			continue;
 		}
-		if (s->set)
-			cli_format_value(s, (enum pml_key)key, value, sizeof(value));
-		else
-			snprintf(value, sizeof(value), "%s", builtin_value[key]);
-		used = printf("%-7s = \"%s\";", name, value);
-		print_origin_comment(policy, used, s->set ? s : NULL);
+		cli_format_value(s, value, sizeof(value));
+		print_origin_comment(policy, printf("%-7s = \"%s\";",
+						    pml_key_name(key), value), s);
 	}
 }
 
@@ -94,8 +80,8 @@ static void text_rule(const struct pml_policy *policy, const struct pml_rule *ru
 		      bool last)
 {
 	char buf[RANGE_MAX > CLI_VALUE_MAX ? RANGE_MAX : CLI_VALUE_MAX];
+	enum pml_key key;
 	size_t i;
-	int key;
 
 	printf("  # ");
 	cli_print_escaped(stdout, pml_policy_file_name(policy, rule->at));
@@ -114,8 +100,8 @@ static void text_rule(const struct pml_policy *policy, const struct pml_rule *ru
 	for (key = 0; key < PML_KEY_COUNT; key++) {
 		if (!rule->settings.v[key].set)
 			continue;
-		cli_format_value(&rule->settings.v[key], (enum pml_key)key, buf, sizeof(buf));
-		printf(" %s = \"%s\";", pml_key_name((enum pml_key)key), buf);
+		cli_format_value(&rule->settings.v[key], buf, sizeof(buf));
+		printf(" %s = \"%s\";", pml_key_name(key), buf);
 	}
 	printf(" }%s\n", last ? "" : ",");
 }
@@ -128,7 +114,7 @@ static void print_text(const struct pml_policy *policy,
 	printf("# The effective policy, files merged in this order:\n");
 	if (!cli_main_file_read(policy, options)) {
 		printf("#   ");
-		cli_print_escaped(stdout, options->conf);
+		cli_print_escaped(stdout, options->source.path);
 		printf(" (not present: built-in defaults)\n");
 	}
 	for (i = 0; i < policy->n_files; i++) {
@@ -159,7 +145,8 @@ static void json_origin(struct cli_json *j, const struct pml_policy *policy,
 }
 
 /* {"value": "8 MiB", "bytes": 8388608, "origin": {...}}; origin null for
- * a built-in default, value null for a side that follows limit. */
+ * a built-in default, value null for a side that follows limit, bytes null
+ * for what is not a byte count. */
 static void json_setting(struct cli_json *j, const struct pml_policy *policy,
 			 const struct pml_setting *s, enum pml_key key)
 {
@@ -168,24 +155,20 @@ static void json_setting(struct cli_json *j, const struct pml_policy *policy,
 	cli_json_open_object(j);
 	cli_json_key(j, "value");
 	if (s != NULL) {
-		cli_format_value(s, key, value, sizeof(value));
+		cli_format_value(s, value, sizeof(value));
 		cli_json_string(j, value);
 	} else {
-		cli_json_string(j, builtin_value[key]);
+		cli_json_null(j);
 	}
 	if (key != PML_KEY_MODE) {
 		cli_json_key(j, "bytes");
 		if (s != NULL && s->amount.kind == PML_AMOUNT_BYTES)
 			cli_json_bytes(j, s->amount.bytes);
-		else if (s == NULL && key == PML_KEY_LIMIT)
-			cli_json_bytes(j, PML_DEFAULT_LIMIT);
-		else if (s == NULL && key == PML_KEY_CEILING)
-			cli_json_bytes(j, PML_UNLIMITED);
 		else
 			cli_json_null(j);
 	}
 	cli_json_key(j, "origin");
-	if (s != NULL)
+	if (s != NULL && s->level != PML_LEVEL_BUILTIN)
 		json_origin(j, policy, s->at);
 	else
 		cli_json_null(j);
@@ -210,8 +193,8 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 		      const struct pml_rule *rule)
 {
 	char range[RANGE_MAX];
+	enum pml_key key;
 	size_t i;
-	int key;
 
 	cli_json_open_object(j);
 	cli_json_key(j, "origin");
@@ -236,8 +219,8 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 	for (key = 0; key < PML_KEY_COUNT; key++) {
 		if (!rule->settings.v[key].set)
 			continue;
-		cli_json_key(j, pml_key_name((enum pml_key)key));
-		json_setting(j, policy, &rule->settings.v[key], (enum pml_key)key);
+		cli_json_key(j, pml_key_name(key));
+		json_setting(j, policy, &rule->settings.v[key], key);
 	}
 	cli_json_close_object(j);
 	cli_json_close_object(j);
@@ -247,13 +230,13 @@ static void print_json(const struct pml_policy *policy,
 		       const struct cli_options *options)
 {
 	struct cli_json j;
+	enum pml_key key;
 	size_t i;
-	int key;
 
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
 	cli_json_key(&j, "main_file");
-	cli_json_string(&j, options->conf);
+	cli_json_string(&j, options->source.path);
 	cli_json_key(&j, "main_file_present");
 	cli_json_bool(&j, cli_main_file_read(policy, options));
 	cli_json_key(&j, "files");
@@ -264,10 +247,8 @@ static void print_json(const struct pml_policy *policy,
 	cli_json_key(&j, "top");
 	cli_json_open_object(&j);
 	for (key = 0; key < PML_KEY_COUNT; key++) {
-		const struct pml_setting *s = &policy->top.v[key];
-
-		cli_json_key(&j, pml_key_name((enum pml_key)key));
-		json_setting(&j, policy, s->set ? s : NULL, (enum pml_key)key);
+		cli_json_key(&j, pml_key_name(key));
+		json_setting(&j, policy, pml_pick(policy, NULL, key), key);
 	}
 	cli_json_close_object(&j);
 	cli_json_key(&j, "rules");
@@ -287,7 +268,7 @@ int cli_show(const struct cli_options *options)
 	struct pml_machine machine;
 
 	cli_log_init(&log, &state);
-	if (cli_load(options, &log, &policy, &machine) < 0)
+	if (pml_load(&options->source, &log, &policy, &machine) < 0)
 		return CLI_EXIT_FAIL;
 	if (options->json)
 		print_json(&policy, options);

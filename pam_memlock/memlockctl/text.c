@@ -42,14 +42,13 @@ size_t cli_utf8_sequence(const unsigned char *s)
 	return len;
 }
 
-void cli_format_value(const struct pml_setting *setting, enum pml_key key,
-		      char *buf, size_t len)
+void cli_format_value(const struct pml_setting *setting, char *buf, size_t len)
 {
 	const struct pml_amount *amount = &setting->amount;
 	size_t used;
 
-	if (key == PML_KEY_MODE) {
-		snprintf(buf, len, "%s", setting->mode == PML_MODE_SET ? "set" : "raise");
+	if (setting->key == PML_KEY_MODE) {
+		snprintf(buf, len, "%s", pml_mode_name(setting->mode));
 		return;
 	}
 	switch (amount->kind) {

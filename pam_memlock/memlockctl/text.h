@@ -25,8 +25,7 @@ size_t cli_utf8_sequence(const unsigned char *s);
  * "8 MiB", "1048577", "unlimited", "2.5%", "page", "raise", "set".
  * Any value it writes reads back as the same value.
  */
-void cli_format_value(const struct pml_setting *setting, enum pml_key key,
-		      char *buf, size_t len);
+void cli_format_value(const struct pml_setting *setting, char *buf, size_t len);
 
 /*
  * Writes NAME in double quotes, the way libconfig reads strings: '"' and

@@ -1,5 +1,9 @@
 #include "args.h"
 
+#ifndef PML_DEFAULT_CONF
+#error "PML_DEFAULT_CONF must name the default policy file"
+#endif
+
 #include <stddef.h>
 #include <string.h>
 
@@ -10,7 +14,8 @@ struct arg_spec {
 
 static void take_conf(struct pml_args *args, const char *value)
 {
-	args->conf = value;
+	args->source.path = value;
+	args->source.given = true;
 }
 
 static void take_debug(struct pml_args *args, const char *value)
@@ -26,9 +31,9 @@ static void take_dry_run(struct pml_args *args, const char *value)
 }
 
 static const struct arg_spec specs[] = {
-	{ "conf=", take_conf },
-	{ "debug", take_debug },
-	{ "dry_run", take_dry_run },
+	{ .name = "conf=", .take = take_conf },
+	{ .name = "debug", .take = take_debug },
+	{ .name = "dry_run", .take = take_dry_run },
 };
 
 static bool try_spec(const struct arg_spec *spec, const char *arg,
@@ -54,12 +59,18 @@ void pml_args_parse(int argc, const char **argv, struct pml_args *args,
 	int i;
 	size_t s;
 
-	memset(args, 0, sizeof(*args));
+	*args = (struct pml_args){
+		.source = { .path = PML_DEFAULT_CONF, .given = false, .owner = 0 },
+	};
 	for (i = 0; i < argc; i++) {
 		for (s = 0; s < sizeof(specs) / sizeof(specs[0]); s++)
 			if (try_spec(&specs[s], argv[i], args))
 				break;
-		if (s == sizeof(specs) / sizeof(specs[0]))
-			pml_log(log, LOG_ERR, "unknown argument \"%s\" ignored", argv[i]);
+		if (s == sizeof(specs) / sizeof(specs[0])) {
+			char shown[128];
+
+			pml_log(log, LOG_ERR, "unknown argument %s ignored",
+				pml_quote(argv[i], shown, sizeof(shown)));
+		}
 	}
 }

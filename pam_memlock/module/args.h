@@ -5,11 +5,12 @@
 #include <stdbool.h>
 
 #include "log.h"
+#include "policy.h"
 
 struct pml_args {
-	const char *conf;	/* conf=PATH, or NULL for the default */
-	bool debug;		/* log the decision at LOG_DEBUG */
-	bool dry_run;		/* decide and log, change nothing */
+	struct pml_source source;	/* conf=PATH, or the default file */
+	bool debug;			/* log the decision at LOG_DEBUG */
+	bool dry_run;			/* decide and log, change nothing */
 };
 
 /* Unknown arguments are logged at LOG_ERR and otherwise ignored. */

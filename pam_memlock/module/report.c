@@ -1,3 +1,7 @@
+/*
+ * The log lines that tell an operator what a session got, and why.  Every
+ * name in them goes through pml_quote.
+ */
 #include "report.h"
 
 #include <stdio.h>
@@ -5,6 +9,7 @@
 #include "size.h"
 
 #define SIZE_TEXT 32
+#define NAME_TEXT 256
 
 struct pair_text {
 	char soft[SIZE_TEXT], hard[SIZE_TEXT];
@@ -22,36 +27,36 @@ static struct pair_text pair(struct pml_limits limits)
 static void report_side(const struct pml_evaluation *e, const char *name,
 			const struct pml_side *side, const struct pml_log *log)
 {
-	char origin[300], value[SIZE_TEXT], share[16], exact[SIZE_TEXT];
+	char origin[PML_DESCRIBE_MAX], value[SIZE_TEXT], share[16], exact[SIZE_TEXT];
 
 	pml_describe_origin(&e->policy, side->from, origin, sizeof(origin));
 	pml_format_bytes(side->bytes, value, sizeof(value));
-	if (side->from == NULL || side->from->amount.kind != PML_AMOUNT_SHARE) {
+	if (side->from->amount.kind != PML_AMOUNT_SHARE) {
 		pml_log(log, LOG_DEBUG, "%s %s (%s)", name, value, origin);
 		return;
 	}
 	pml_format_share(side->from->amount.share, share, sizeof(share));
 	pml_format_bytes(side->share_paged, exact, sizeof(exact));
 	pml_log(log, LOG_DEBUG, "%s %s (%s: %s of %llu bytes RAM is %s%s)", name,
-		value, origin, share, (unsigned long long)e->machine.ram, exact,
+		value, origin, share,
+		(unsigned long long)e->machine.ram, exact,
 		side->clamp == PML_CLAMP_FLOOR ? ", raised to the floor" :
 		side->clamp == PML_CLAMP_CEILING ? ", held at the ceiling" : "");
 }
 
-static void report_decision(const struct pml_evaluation *e,
+static void report_decision(const struct pml_evaluation *e, const char *user,
 			    const struct pml_log *log)
 {
 	const struct pml_decision *d = &e->decision;
-	char rule[300];
+	char rule[PML_DESCRIBE_MAX], service[NAME_TEXT];
 
 	if (d->rule != NULL)
-		snprintf(rule, sizeof(rule), "rule %s:%u",
-			 pml_policy_file_name(&e->policy, d->rule->at), d->rule->at.line);
-	else
-		snprintf(rule, sizeof(rule), "no rule matched, top level");
-	pml_log(log, LOG_DEBUG, "user \"%s\" service \"%s\": %s decides, mode %s",
-		e->identity.user, e->identity.service ? e->identity.service : "",
-		rule, d->mode == PML_MODE_SET ? "set" : "raise");
+		pml_describe_at(&e->policy, d->rule->at, rule, sizeof(rule));
+	pml_log(log, LOG_DEBUG, "user %s service %s: %s%s decides, mode %s", user,
+		pml_quote(e->identity.service ? e->identity.service : "", service,
+			  sizeof(service)),
+		d->rule != NULL ? "rule " : "no rule matched, top level",
+		d->rule != NULL ? rule : "", pml_mode_name(d->mode->mode));
 	report_side(e, "soft", &d->soft, log);
 	report_side(e, "hard", &d->hard, log);
 }
@@ -74,30 +79,36 @@ void pml_report_outcome(const struct pml_evaluation *evaluation,
 			const struct pml_log *log)
 {
 	const struct pml_decision *d = &evaluation->decision;
-	const char *user = evaluation->identity.user;
 	struct pair_text before, wanted, after;
+	char user[NAME_TEXT];
 
 	if (!has_news(d, outcome, dry_run, log))
 		return;
+	pml_quote(evaluation->identity.user, user, sizeof(user));
 	before = pair(outcome->before);
 	wanted = pair(outcome->wanted);
 	after = pair(outcome->after);
-	report_decision(evaluation, log);
-	if (d->soft_lowered_to_hard)
+	report_decision(evaluation, user, log);
+	if (d->soft_lowered_to_hard) {
+		char soft[SIZE_TEXT], hard[SIZE_TEXT];
+
+		pml_format_bytes(d->soft.wanted, soft, sizeof(soft));
+		pml_format_bytes(d->hard.bytes, hard, sizeof(hard));
 		pml_log(log, LOG_WARNING,
-			"user \"%s\": soft limit is above the hard limit; soft lowered to %s",
-			user, wanted.hard);
+			"user %s: the policy's soft limit (%s) is above its hard limit (%s); soft lowered to %s",
+			user, soft, hard, hard);
+	}
 	if (dry_run) {
 		pml_log(log, LOG_NOTICE,
-			"dry_run: user \"%s\" would get soft %s, hard %s (now soft %s, hard %s); nothing changed",
+			"dry_run: user %s would get soft %s, hard %s (now soft %s, hard %s); nothing changed",
 			user, wanted.soft, wanted.hard, before.soft, before.hard);
 	} else if (outcome->hard_refused) {
 		pml_log(log, LOG_WARNING,
-			"user \"%s\": raising the hard limit needs CAP_SYS_RESOURCE: wanted soft %s, hard %s; got soft %s, hard %s",
+			"user %s: raising the hard limit needs CAP_SYS_RESOURCE: wanted soft %s, hard %s; got soft %s, hard %s",
 			user, wanted.soft, wanted.hard, after.soft, after.hard);
 	} else {
 		pml_log(log, LOG_DEBUG,
-			"user \"%s\": RLIMIT_MEMLOCK soft %s -> %s, hard %s -> %s",
+			"user %s: RLIMIT_MEMLOCK soft %s -> %s, hard %s -> %s",
 			user, before.soft, after.soft, before.hard, after.hard);
 	}
 }

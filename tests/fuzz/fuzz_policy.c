@@ -52,15 +52,19 @@ static const struct pml_machine machines[] = {
 	{ 0, 0 },
 };
 
+/* S is the rule's own, the top level's or a built-in default. */
 static int setting_in(const struct pml_policy *policy, const struct pml_rule *rule,
 		      const struct pml_setting *s)
 {
-	const struct pml_setting *top = policy->top.v;
-
-	if (s == NULL || (s >= top && s < top + PML_KEY_COUNT))
-		return 1;
-	return rule != NULL && s >= rule->settings.v &&
-	       s < rule->settings.v + PML_KEY_COUNT;
+	switch (s->level) {
+	case PML_LEVEL_BUILTIN:
+		return s == pml_builtin(s->key);
+	case PML_LEVEL_TOP:
+		return s == &policy->top.v[s->key];
+	case PML_LEVEL_RULE:
+		return rule != NULL && s == &rule->settings.v[s->key];
+	}
+	return 0;
 }
 
 static void check_side(const struct pml_policy *policy,
@@ -68,10 +72,11 @@ static void check_side(const struct pml_policy *policy,
 {
 	if (!setting_in(policy, d->rule, side->from))
 		abort();
-	if (side->from != NULL && side->from->amount.kind == PML_AMOUNT_SHARE &&
+	if (side->from->amount.kind == PML_AMOUNT_SHARE &&
 	    side->floor <= side->ceiling &&
-	    (side->bytes < side->floor || side->bytes > side->ceiling) &&
-	    !(side == &d->soft && d->soft_lowered_to_hard))
+	    (side->wanted < side->floor || side->wanted > side->ceiling))
+		abort();
+	if (side->bytes != side->wanted && !(side == &d->soft && d->soft_lowered_to_hard))
 		abort();
 }
 
@@ -83,9 +88,9 @@ static void check_decision(const struct pml_policy *policy,
 	if (d->rule != NULL &&
 	    (d->rule < policy->rules || d->rule >= policy->rules + policy->n_rules))
 		abort();
-	if (!setting_in(policy, d->rule, d->mode_from))
+	if (!setting_in(policy, d->rule, d->mode) || d->mode->key != PML_KEY_MODE)
 		abort();
-	if (d->mode != PML_MODE_RAISE && d->mode != PML_MODE_SET)
+	if (d->mode->mode != PML_MODE_RAISE && d->mode->mode != PML_MODE_SET)
 		abort();
 	check_side(policy, d, &d->soft);
 	check_side(policy, d, &d->hard);

@@ -1,11 +1,9 @@
-/* Loading the policy for a memlockctl command, and reporting on stderr. */
+/* What every memlockctl command shares: reporting on stderr, stdout. */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "apply.h"
 
 static void emit_stderr(void *ctx, int priority, const char *message)
 {
@@ -24,41 +22,17 @@ static void emit_stderr(void *ctx, int priority, const char *message)
 
 void cli_log_init(struct pml_log *log, struct cli_log_state *state)
 {
-	state->errors = 0;
-	state->warnings = 0;
-	log->emit = emit_stderr;
-	log->ctx = state;
-	log->max_priority = LOG_WARNING;
-}
-
-int cli_load(const struct cli_options *options, const struct pml_log *log,
-	     struct pml_policy *policy, struct pml_machine *machine)
-{
-	struct pml_load_options load;
-	int rc;
-
-	pml_policy_init(policy);
-	rc = pml_machine_probe(machine);
-	if (rc < 0) {
-		pml_log(log, LOG_ERR, "cannot read this machine's memory size: %s",
-			strerror(-rc));
-		return rc;
-	}
-	load.path = options->conf;
-	load.path_given = options->conf_given;
-	load.owner = 0;
-	load.page_size = machine->page_size;
-	rc = pml_policy_load(&load, log, policy);
-	if (rc == -ENOMEM)
-		pml_log(log, LOG_ERR, "out of memory");
-	return rc;
+	*state = (struct cli_log_state){ .errors = 0 };
+	*log = (struct pml_log){
+		.emit = emit_stderr, .ctx = state, .max_priority = LOG_WARNING,
+	};
 }
 
 bool cli_main_file_read(const struct pml_policy *policy,
 			const struct cli_options *options)
 {
 	return policy->n_files > 0 &&
-	       strcmp(policy->files[0].name, options->conf) == 0;
+	       strcmp(policy->files[0].name, options->source.path) == 0;
 }
 
 int cli_finish_output(int status)

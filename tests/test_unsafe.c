@@ -1,5 +1,5 @@
 /*
- * Every refusal of the safe open (DESIGN.md sections 5 and 6), each in its
+ * Every refusal of the safe open (pam_memlock(8), FILES), each in its
  * own forked child with a timeout, so that a FIFO that hangs the open, or a
  * crash, fails one case instead of the run.
  *

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the value parser (sizes, shares of RAM, floors).
- * Beyond "no crash, no undefined behaviour", checks what DESIGN.md promises
+ * Beyond "no crash, no undefined behaviour", checks what memlock.conf(5) promises
  * of every value that parses: a byte count below 2^64-1 or RLIM_INFINITY, a
  * share in (0%, 100%], "page" only as a floor, and that a value printed by
  * pml_format_bytes or pml_format_share reads back as the same value.

@@ -295,13 +295,30 @@ if $is_root; then
 		check "explain never sets RLIMIT_MEMLOCK (strace)" \
 			test $status = 0 -a -s "$work/out" -a \
 			"$(grep -cE '(setrlimit|prlimit64)\(.*RLIMIT_MEMLOCK, \{' "$work/trace")" = 0
+		# The cgroup files are read only for a share of "available".
+		cgroup_reads() { # cgroup_reads POLICY: how many cgroup files explain opens
+			printf '%s\n' "$1" >"$dir/memlock.conf"
+			ASAN_OPTIONS=detect_leaks=0 strace -f -o "$work/trace" -e trace=open,openat,access \
+				"$ctl" explain root --conf "$dir/memlock.conf" >/dev/null 2>&1
+			grep -cE '"(/proc/self/cgroup|/sys/fs/cgroup)' "$work/trace"
+		}
+		check "explain reads no cgroup file for a fixed size (strace)" \
+			test "$(cgroup_reads 'limit = "8 MiB";')" = 0
+		check "explain reads no cgroup file for share_of = \"ram\" (strace)" \
+			test "$(cgroup_reads 'limit = "1%"; share_of = "ram";')" = 0
+		check "explain reads the cgroup files for a share of \"available\" (strace)" \
+			test "$(cgroup_reads 'limit = "1%";')" -gt 0
 	else
-		skip "explain never sets RLIMIT_MEMLOCK (strace)" "strace is not installed or cannot trace here"
+		for t in "explain never sets RLIMIT_MEMLOCK" "no cgroup file for a fixed size" \
+			 "no cgroup file for share_of ram" "cgroup files for available"; do
+			skip "$t (strace)" "strace is not installed or cannot trace here"
+		done
 	fi
 else
 	for t in "check: group-writable" "check: symlink" "show: write error" \
 		 "check unprivileged" "explain unprivileged" "explain: hostile file name" \
-		 "check: hostile file name" "explain never sets"; do
+		 "check: hostile file name" "explain never sets" "no cgroup file for a fixed size" \
+		 "no cgroup file for share_of ram" "cgroup files for available"; do
 		skip "$t" "$NEED_ROOT"
 	done
 fi

@@ -32,7 +32,9 @@ static void decide_on(const char *text, uint64_t ram, uint64_t page,
 {
 	char *groups[] = { "users", "audio" };
 	struct pml_identity id = { user, service, true, 1000, groups, 2 };
-	struct pml_machine machine = { ram, page };
+	struct pml_machine machine = {
+		.ram = ram, .page_size = page, .available = { .bytes = ram },
+	};
 
 	logged.text[0] = '\0';
 	pml_policy_free(&policy);	/* the previous call's, if any */
@@ -79,6 +81,46 @@ START_TEST(share_rounds_down_to_a_page)
 	ck_assert_uint_eq(d.soft.share_paged, 106496);
 	ck_assert_uint_eq(d.hard.bytes, 106496);
 	ck_assert_int_eq(d.hard.clamp, PML_CLAMP_NONE);
+}
+END_TEST
+
+/* A share of "available" (the default) takes the cgroups' limit as its
+ * base; share_of = "ram" takes MemTotal; a rule may choose for itself. */
+START_TEST(share_of_available_and_ram)
+{
+	static const char text[] =
+		"limit = \"50%\"; mode = \"set\";\n"
+		"rules = ( { user = \"ram\"; share_of = \"ram\"; } );\n";
+	char *groups[] = { "users" };
+	struct pml_identity alice = { "alice", NULL, true, 1000, groups, 1 };
+	struct pml_identity ram = { "ram", NULL, true, 1001, groups, 1 };
+	struct pml_machine machine = {
+		.ram = 16 * GiB, .page_size = 4096,
+		.available = { .bytes = 256 * MiB, .from = "/sys/fs/cgroup/x/memory.max" },
+	};
+
+	pml_policy_free(&policy);
+	ck_assert_int_eq(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
+					     &log_to_buffer), 0);
+	pml_decide(&policy, &alice, &machine, &d);
+	ck_assert_uint_eq(d.soft.bytes, 128 * MiB);
+	ck_assert_uint_eq(d.hard.base, 256 * MiB);
+	ck_assert_int_eq(d.hard.share_of->base, PML_BASE_AVAILABLE);
+	ck_assert_int_eq(d.hard.share_of->level, PML_LEVEL_BUILTIN);
+	ck_assert(pml_needs_available(&policy, d.rule));
+	pml_decide(&policy, &ram, &machine, &d);
+	ck_assert_uint_eq(d.soft.bytes, 8 * GiB);
+	ck_assert_int_eq(d.hard.share_of->level, PML_LEVEL_RULE);
+	ck_assert(!pml_needs_available(&policy, d.rule));
+}
+END_TEST
+
+START_TEST(fixed_size_needs_no_base)
+{
+	decide("limit = \"8 MiB\";", 16 * GiB, 4096);
+	ck_assert(!pml_needs_available(&policy, d.rule));
+	decide("limit = \"8 MiB\"; soft = \"1%\";", 16 * GiB, 4096);
+	ck_assert(pml_needs_available(&policy, d.rule));
 }
 END_TEST
 
@@ -277,7 +319,9 @@ START_TEST(later_text_replaces_top_keys_one_by_one)
 	static const char first[] = "limit = \"1 MiB\"; soft = \"512 KiB\";";
 	static const char second[] = "limit = \"2 MiB\";";
 	struct pml_identity id = { "alice", "sshd", false, 0, NULL, 0 };
-	struct pml_machine machine = { GiB, 4096 };
+	struct pml_machine machine = {
+		.ram = GiB, .page_size = 4096, .available = { .bytes = GiB },
+	};
 
 	pml_policy_init(&policy);
 	ck_assert_int_eq(pml_policy_add_text(&policy, "a.conf", first, sizeof(first) - 1, &log_to_buffer), 0);
@@ -328,6 +372,8 @@ int main(void)
 	tcase_add_test(tc, empty_policy_is_8mib_raise);
 	tcase_add_test(tc, fixed_size);
 	tcase_add_test(tc, share_rounds_down_to_a_page);
+	tcase_add_test(tc, share_of_available_and_ram);
+	tcase_add_test(tc, fixed_size_needs_no_base);
 	tcase_add_test(tc, share_with_large_pages);
 	tcase_add_test(tc, floor_page_holds_a_tiny_share_up);
 	tcase_add_test(tc, floor_size);

@@ -11,7 +11,10 @@
 #include "lint.h"
 #include "policy.h"
 
-static const struct pml_machine machine = { (uint64_t)16 << 30, 4096 };
+static const struct pml_machine machine = {
+	.ram = (uint64_t)16 << 30, .page_size = 4096,
+	.available = { .bytes = (uint64_t)16 << 30 },
+};
 static struct pml_log_buffer logged;
 static const struct pml_log log_to_buffer = { pml_log_buffer_emit, &logged, LOG_DEBUG };
 

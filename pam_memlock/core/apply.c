@@ -90,7 +90,6 @@ int pml_apply(const struct pml_decision *decision, bool dry_run,
 	return rc;
 }
 
-/* sysconf alone (glibc asks sysinfo for _SC_PHYS_PAGES): one import fewer. */
 int pml_machine_probe(struct pml_machine *machine)
 {
 	long page = sysconf(_SC_PAGESIZE), pages;
@@ -101,5 +100,6 @@ int pml_machine_probe(struct pml_machine *machine)
 		return errno != 0 ? -errno : -ENOSYS;
 	machine->page_size = page > 0 ? (uint64_t)page : 4096;
 	machine->ram = (uint64_t)pages * machine->page_size;
+	machine->available = (struct pml_available){ .bytes = machine->ram };
 	return 0;
 }

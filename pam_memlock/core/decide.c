@@ -83,7 +83,10 @@ static void decide_side(const struct pml_policy *policy,
 		side->wanted = side->bytes = s->amount.bytes;
 		return;
 	}
-	share = (unsigned __int128)machine->ram * s->amount.share / PML_SHARE_FULL;
+	side->share_of = pml_pick(policy, rule, PML_KEY_SHARE_OF);
+	side->base = side->share_of->base == PML_BASE_RAM ? machine->ram
+							  : machine->available.bytes;
+	share = (unsigned __int128)side->base * s->amount.share / PML_SHARE_FULL;
 	side->share_exact = (uint64_t)share;
 	side->share_paged = machine->page_size > 0
 			    ? side->share_exact - side->share_exact % machine->page_size
@@ -100,6 +103,14 @@ static void decide_side(const struct pml_policy *policy,
 		side->clamp = PML_CLAMP_CEILING;
 	}
 	side->bytes = side->wanted;
+}
+
+bool pml_needs_available(const struct pml_policy *policy,
+			 const struct pml_rule *rule)
+{
+	return pml_pick(policy, rule, PML_KEY_SHARE_OF)->base == PML_BASE_AVAILABLE &&
+	       (side_setting(policy, rule, PML_KEY_SOFT)->amount.kind == PML_AMOUNT_SHARE ||
+		side_setting(policy, rule, PML_KEY_HARD)->amount.kind == PML_AMOUNT_SHARE);
 }
 
 const struct pml_rule *pml_match(const struct pml_policy *policy,

@@ -10,11 +10,16 @@
 #include <stdint.h>
 
 #include "identity.h"
+#include "memory.h"
 #include "policy.h"
 
 struct pml_machine {
-	uint64_t ram;		/* physical memory, bytes */
+	uint64_t ram;		/* physical memory (MemTotal), bytes */
 	uint64_t page_size;
+	/* share_of = "available": RAM, or less where cgroups limit memory.
+	 * RAM itself until pml_available_memory is asked (pml_evaluate asks
+	 * only when the decision takes a share of it). */
+	struct pml_available available;
 };
 
 enum pml_clamp {
@@ -32,7 +37,9 @@ struct pml_side {
 	uint64_t bytes;		/* the result: WANTED, soft held to hard;
 				 * PML_UNLIMITED for no limit */
 	/* For a share of RAM, the arithmetic: */
-	uint64_t share_exact;			/* ram * share, rounded down */
+	const struct pml_setting *share_of;	/* what it is a share of */
+	uint64_t base;				/* ... in bytes */
+	uint64_t share_exact;			/* base * share, rounded down */
 	uint64_t share_paged;			/* ... to a whole page */
 	uint64_t floor, ceiling;
 	enum pml_clamp clamp;
@@ -63,6 +70,10 @@ const struct pml_rule *pml_match(const struct pml_policy *policy,
  */
 void pml_resolve(const struct pml_policy *policy, const struct pml_rule *rule,
 		 const struct pml_machine *machine, struct pml_decision *decision);
+
+/* Does either side RULE gives take a share of "available" memory? */
+bool pml_needs_available(const struct pml_policy *policy,
+			 const struct pml_rule *rule);
 
 /* pml_resolve of pml_match: what the module does for a session. */
 void pml_decide(const struct pml_policy *policy,

@@ -24,9 +24,38 @@ int pml_load(const struct pml_source *source, const struct pml_log *log,
 	return rc;
 }
 
+/*
+ * The memory a share of "available" is a share of.  The user slice needs
+ * the uid: known already when a rule needed NSS, else asked of NSS only
+ * where systemd's user.slice is there to read.
+ */
+static int probe_available(const struct pml_identity *identity,
+			   const struct pml_log *log, struct pml_machine *machine)
+{
+	bool uid_known = identity->looked_up;
+	uid_t uid = identity->uid;
+
+	if (!uid_known && pml_has_user_slice("")) {
+		int rc = pml_user_uid(identity->user, &uid);
+
+		if (rc == -ENOMEM) {
+			pml_log(log, LOG_CRIT, "out of memory");
+			return rc;
+		}
+		uid_known = rc == 0;
+		if (!uid_known)
+			pml_log(log, LOG_DEBUG, "no uid for the user slice: %s",
+				strerror(-rc));
+	}
+	pml_available_memory("", machine->ram, uid_known, uid, log,
+			     &machine->available);
+	return 0;
+}
+
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out)
 {
+	const struct pml_rule *rule;
 	int rc;
 
 	*out = (struct pml_evaluation){
@@ -54,7 +83,15 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 			return rc;
 		}
 	}
-	pml_decide(&out->policy, &out->identity, &out->machine, &out->decision);
+	rule = pml_match(&out->policy, &out->identity);
+	if (pml_needs_available(&out->policy, rule)) {
+		rc = probe_available(&out->identity, log, &out->machine);
+		if (rc < 0) {
+			pml_evaluation_free(out);
+			return rc;
+		}
+	}
+	pml_resolve(&out->policy, rule, &out->machine, &out->decision);
 	return 0;
 }
 

@@ -117,6 +117,13 @@ int pml_identity_lookup(struct pml_identity *identity)
 	return 0;
 }
 
+int pml_user_uid(const char *user, uid_t *uid)
+{
+	gid_t gid;
+
+	return lookup_user(user, uid, &gid);
+}
+
 void pml_identity_free(struct pml_identity *identity)
 {
 	size_t i;

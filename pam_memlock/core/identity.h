@@ -26,4 +26,8 @@ int pml_identity_lookup(struct pml_identity *identity);
 
 void pml_identity_free(struct pml_identity *identity);
 
+/* USER's uid alone.  Returns 0, -ESRCH when NSS does not know the user,
+ * -ENOMEM, or another -errno from NSS. */
+int pml_user_uid(const char *user, uid_t *uid);
+
 #endif

@@ -15,7 +15,18 @@ static const char *const key_names[PML_KEY_COUNT] = {
 	[PML_KEY_HARD] = "hard",
 	[PML_KEY_FLOOR] = "floor",
 	[PML_KEY_CEILING] = "ceiling",
+	[PML_KEY_SHARE_OF] = "share_of",
 	[PML_KEY_MODE] = "mode",
+};
+
+static const char *const mode_names[] = {
+	[PML_MODE_RAISE] = "raise",
+	[PML_MODE_SET] = "set",
+};
+
+static const char *const base_names[] = {
+	[PML_BASE_AVAILABLE] = "available",
+	[PML_BASE_RAM] = "ram",
 };
 
 /* What holds when the files say nothing: the one table of defaults. */
@@ -29,12 +40,20 @@ static const struct pml_setting builtins[PML_KEY_COUNT] = {
 		.amount = { .kind = PML_AMOUNT_PAGE } },
 	[PML_KEY_CEILING] = { BUILTIN(PML_KEY_CEILING),
 		.amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_UNLIMITED } },
+	[PML_KEY_SHARE_OF] = { BUILTIN(PML_KEY_SHARE_OF), .base = PML_BASE_AVAILABLE },
 	[PML_KEY_MODE] = { BUILTIN(PML_KEY_MODE), .mode = PML_MODE_RAISE },
 };
 
 const char *pml_mode_name(enum pml_mode mode)
 {
-	return mode == PML_MODE_SET ? "set" : "raise";
+	return (size_t)mode < sizeof(mode_names) / sizeof(mode_names[0])
+	       ? mode_names[mode] : NULL;
+}
+
+const char *pml_base_name(enum pml_base base)
+{
+	return (size_t)base < sizeof(base_names) / sizeof(base_names[0])
+	       ? base_names[base] : NULL;
 }
 
 const char *pml_key_name(enum pml_key key)

@@ -20,8 +20,18 @@ enum pml_mode {
 	PML_MODE_SET,		/* apply exactly, lowering if need be */
 };
 
-/* "raise" or "set". */
+/* What a share of RAM is a share of. */
+enum pml_base {
+	PML_BASE_AVAILABLE,	/* RAM, or less where cgroups limit memory */
+	PML_BASE_RAM,		/* physical RAM alone */
+};
+
+/*
+ * The words a key takes: "raise"/"set" for mode, "available"/"ram" for
+ * share_of; VALUE is the enum value.  NULL for a value out of range.
+ */
 const char *pml_mode_name(enum pml_mode mode);
+const char *pml_base_name(enum pml_base base);
 
 /* The settings every level shares, in the order show prints them. */
 enum pml_key {
@@ -30,6 +40,7 @@ enum pml_key {
 	PML_KEY_HARD,
 	PML_KEY_FLOOR,
 	PML_KEY_CEILING,
+	PML_KEY_SHARE_OF,
 	PML_KEY_MODE,
 	PML_KEY_COUNT
 };
@@ -66,6 +77,7 @@ struct pml_setting {
 	bool set;
 	struct pml_origin at;
 	struct pml_amount amount;	/* limit, soft, hard, floor, ceiling */
+	enum pml_base base;		/* share_of */
 	enum pml_mode mode;		/* mode */
 };
 
@@ -78,7 +90,8 @@ void pml_settings_init(struct pml_settings *settings, enum pml_level level);
 
 /*
  * The built-in default of KEY, as a setting of level PML_LEVEL_BUILTIN:
- * limit 8 MiB, floor "page", ceiling "unlimited", mode "raise".  soft and
+ * limit 8 MiB, floor "page", ceiling "unlimited", share_of "available",
+ * mode "raise".  soft and
  * hard have none of their own (they follow limit): NULL.
  */
 const struct pml_setting *pml_builtin(enum pml_key key);

@@ -111,17 +111,30 @@ static const char *want_string(struct parser *p, const config_setting_t *s,
 	return NULL;
 }
 
-static bool parse_mode(const char *text, enum pml_mode *out)
+/* TEXT as one of the words NAME_OF gives for 0, 1, ...; false if none. */
+static bool parse_word(const char *text, const char *(*name_of)(int),
+		       int *out)
 {
-	enum pml_mode mode;
+	const char *name;
+	int v;
 
-	for (mode = PML_MODE_RAISE; mode <= PML_MODE_SET; mode++) {
-		if (strcmp(text, pml_mode_name(mode)) == 0) {
-			*out = mode;
+	for (v = 0; (name = name_of(v)) != NULL; v++) {
+		if (strcmp(text, name) == 0) {
+			*out = v;
 			return true;
 		}
 	}
 	return false;
+}
+
+static const char *mode_name(int v)
+{
+	return pml_mode_name((enum pml_mode)v);
+}
+
+static const char *base_name(int v)
+{
+	return pml_base_name((enum pml_base)v);
 }
 
 /* KEY's value at LEVEL, into SETTINGS. */
@@ -139,12 +152,20 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 		return;
 	out->key = key;
 	out->level = level;
-	if (key == PML_KEY_MODE) {
-		if (!parse_mode(text, &out->mode)) {
-			problem(p, s, "mode: expected \"raise\" or \"set\", not %s",
+	if (key == PML_KEY_MODE || key == PML_KEY_SHARE_OF) {
+		bool mode = key == PML_KEY_MODE;
+		int v;
+
+		if (!parse_word(text, mode ? mode_name : base_name, &v)) {
+			problem(p, s, "%s: expected %s, not %s", name,
+				mode ? "\"raise\" or \"set\"" : "\"available\" or \"ram\"",
 				pml_quote(text, buf, sizeof(buf)));
 			return;
 		}
+		if (mode)
+			out->mode = (enum pml_mode)v;
+		else
+			out->base = (enum pml_base)v;
 	} else if (parsers[key](text, &out->amount, &why) < 0) {
 		problem(p, s, "%s: %s: %s", name, pml_quote(text, buf, sizeof(buf)),
 			why);
@@ -327,12 +348,12 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 		else if (strcmp(name, "uid") == 0)
 			parse_uids(p, e, rule);
 		else
-			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling or mode)",
+			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)",
 				name);
 	}
 	/* A rule whose own keys were bad is reported once, not twice. */
 	if (!rule_sets_something(rule) && p->problems == problems_before)
-		problem(p, s, "rule sets nothing: give it limit, soft, hard, floor, ceiling or mode");
+		problem(p, s, "rule sets nothing: give it limit, soft, hard, floor, ceiling, share_of or mode");
 	if (rule->n_uids > 0 || rule->groups.n > 0)
 		p->policy->needs_nss = true;
 }
@@ -391,7 +412,7 @@ static void parse_top(struct parser *p, const config_setting_t *root)
 			problem(p, e, "\"%s\" belongs inside a rule: rules = ( { %s = ...; limit = ...; } );",
 				name, name);
 		else
-			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, mode or rules)",
+			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, share_of, mode or rules)",
 				name);
 	}
 }

@@ -78,8 +78,20 @@ static void print_share(const struct pml_evaluation *e, const struct pml_side *s
 	pml_format_share(side->from->amount.share, share, sizeof(share));
 	amount_text(e->machine.ram, a, sizeof(a));
 	printf("  RAM:      %s\n", a);
+	describe(e, side->share_of, origin, sizeof(origin));
+	printf("  share_of: %s, %s\n", pml_base_name(side->share_of->base), origin);
+	if (side->share_of->base == PML_BASE_AVAILABLE) {
+		amount_text(side->base, a, sizeof(a));
+		printf("  base:     %s, ", a);
+		if (e->machine.available.from[0] != '\0')
+			cli_print_escaped(stdout, e->machine.available.from);
+		else
+			printf("RAM: no memory limit of a cgroup is below it");
+		printf("\n");
+	}
 	amount_text(side->share_exact, a, sizeof(a));
-	printf("  share:    %s of RAM = %s\n", share, a);
+	printf("  share:    %s of %s = %s\n", share,
+	       side->share_of->base == PML_BASE_RAM ? "RAM" : "the base", a);
 	amount_text(side->share_paged, a, sizeof(a));
 	amount_text(e->machine.page_size, b, sizeof(b));
 	printf("  paged:    %s, rounded down to a whole page of %s\n", a, b);
@@ -216,6 +228,16 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		cli_json_string(j, text);
 		cli_json_key(j, "ram");
 		cli_json_uint(j, e->machine.ram);
+		cli_json_key(j, "share_of");
+		cli_json_string(j, pml_base_name(side->share_of->base));
+		cli_json_key(j, "share_of_origin");
+		json_origin(j, e, side->share_of);
+		cli_json_key(j, "base");
+		cli_json_uint(j, side->base);
+		cli_json_key(j, "base_from");
+		cli_json_string(j, side->share_of->base == PML_BASE_AVAILABLE &&
+				   e->machine.available.from[0] != '\0'
+				   ? e->machine.available.from : NULL);
 		cli_json_key(j, "exact");
 		cli_json_uint(j, side->share_exact);
 		cli_json_key(j, "page_rounded");

@@ -51,7 +51,7 @@ static void text_top(const struct pml_policy *policy)
 			continue;
 		}
 		cli_format_value(s, value, sizeof(value));
-		print_origin_comment(policy, printf("%-7s = \"%s\";",
+		print_origin_comment(policy, printf("%-8s = \"%s\";",
 						    pml_key_name(key), value), s);
 	}
 }
@@ -160,7 +160,7 @@ static void json_setting(struct cli_json *j, const struct pml_policy *policy,
 	} else {
 		cli_json_null(j);
 	}
-	if (key != PML_KEY_MODE) {
+	if (key != PML_KEY_MODE && key != PML_KEY_SHARE_OF) {
 		cli_json_key(j, "bytes");
 		if (s != NULL && s->amount.kind == PML_AMOUNT_BYTES)
 			cli_json_bytes(j, s->amount.bytes);

@@ -51,6 +51,10 @@ void cli_format_value(const struct pml_setting *setting, char *buf, size_t len)
 		snprintf(buf, len, "%s", pml_mode_name(setting->mode));
 		return;
 	}
+	if (setting->key == PML_KEY_SHARE_OF) {
+		snprintf(buf, len, "%s", pml_base_name(setting->base));
+		return;
+	}
 	switch (amount->kind) {
 	case PML_AMOUNT_PAGE:
 		snprintf(buf, len, "page");

@@ -22,7 +22,7 @@ size_t cli_utf8_sequence(const unsigned char *s);
 
 /*
  * A setting's value as the policy file would spell it, without quotes:
- * "8 MiB", "1048577", "unlimited", "2.5%", "page", "raise", "set".
+ * "8 MiB", "1048577", "unlimited", "2.5%", "page", "available", "raise".
  * Any value it writes reads back as the same value.
  */
 void cli_format_value(const struct pml_setting *setting, char *buf, size_t len);

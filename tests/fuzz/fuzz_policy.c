@@ -46,10 +46,11 @@ static const struct pml_identity identities[] = {
 };
 
 static const struct pml_machine machines[] = {
-	{ (uint64_t)8 << 30, 4096 },
-	{ 1, 65536 },
-	{ UINT64_MAX, 4096 },
-	{ 0, 0 },
+	{ .ram = (uint64_t)8 << 30, .page_size = 4096,
+	  .available = { .bytes = (uint64_t)1 << 30 } },
+	{ .ram = 1, .page_size = 65536, .available = { .bytes = 1 } },
+	{ .ram = UINT64_MAX, .page_size = 4096, .available = { .bytes = UINT64_MAX } },
+	{ .ram = 0, .page_size = 0, .available = { .bytes = 0 } },
 };
 
 /* S is the rule's own, the top level's or a built-in default. */

@@ -269,6 +269,16 @@ if $is_root; then
 		skip "explain works unprivileged" "setpriv is not installed"
 	fi
 
+	# The shipped example rules, uncommented, are in an order that does
+	# what it seems to say: check finds no rule that a broader one follows.
+	dir=$(stage check-ok)
+	sed -n -e 's/^#\(rules = (\)$/\1/p' -e 's/^#\(  {.*\)$/\1/p' -e 's/^#\();\)$/\1/p' \
+		"$srcdir/conf/memlock.conf" >"$dir/memlock.conf"
+	"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+	check "check: the shipped example rules are in an order that does what they say" \
+		test $? = 0 -a "$(grep -c '^  {' "$dir/memlock.conf")" = 4 -a \
+		"$(grep -c 'broader rule\|never decides' "$work/err")" = 0
+
 	# A file name with a newline, an escape and a non-UTF-8 byte: explain's
 	# text and check's messages print it escaped, one line each.
 	hostile=$work/$'ev\nil\x1b[2J\xff'
@@ -316,7 +326,8 @@ if $is_root; then
 	fi
 else
 	for t in "check: group-writable" "check: symlink" "show: write error" \
-		 "check unprivileged" "explain unprivileged" "explain: hostile file name" \
+		 "check unprivileged" "explain unprivileged" "check: shipped example order" \
+		 "explain: hostile file name" \
 		 "check: hostile file name" "explain never sets" "no cgroup file for a fixed size" \
 		 "no cgroup file for share_of ram" "cgroup files for available"; do
 		skip "$t" "$NEED_ROOT"

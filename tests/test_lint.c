@@ -65,10 +65,10 @@ START_TEST(clean_rules_have_no_warning)
 {
 	assert_lint("limit = \"1%\"; ceiling = \"1 TiB\";\n"
 		    "rules = (\n"
-		    "  { user = [\"root\", \"daemon\"]; limit = \"4 MiB\"; },\n"
-		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; },\n"
+		    "  { uid = \"5-\"; service = [\"sshd\", \"login\"]; mode = \"set\"; },\n"
 		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; },\n"
-		    "  { uid = \"5-\"; service = [\"sshd\", \"login\"]; mode = \"set\"; }\n"
+		    "  { user = [\"root\", \"daemon\"]; limit = \"4 MiB\"; },\n"
+		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; }\n"
 		    ");\n", 0, "");
 }
 END_TEST
@@ -102,6 +102,43 @@ START_TEST(rule_in_a_later_file_hides_an_earlier_one)
 	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer), 1);
 	ck_assert_str_eq(logged.text, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
 	pml_policy_free(&policy);
+}
+END_TEST
+
+/* The order of the shipped example before it was fixed: a group rule, a
+ * user rule, then a broader uid+service rule that decides for both over
+ * ssh.  Each earlier rule is named once, with the count of the others. */
+START_TEST(broader_later_rule_is_named)
+{
+	assert_lint("rules = (\n"
+		    "  { group = \"audio\"; limit = \"unlimited\"; },\n"
+		    "  { user = [\"ci\", \"build\"]; limit = \"25%\"; ceiling = \"16 GiB\"; },\n"
+		    "  { uid = \"1000-59999\"; service = \"sshd\"; limit = \"2%\"; },\n"
+		    "  { service = \"cron\"; limit = \"1 MiB\"; }\n"
+		    ");\n", 2,
+		    "t.conf:2: warning: the broader rule at t.conf:4 (and 1 more later rule) comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n"
+		    "t.conf:3: warning: the broader rule at t.conf:4 (and 1 more later rule) comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n");
+}
+END_TEST
+
+/* General first, exceptions after: nothing to say.  Neither is there when
+ * the later broad rule cannot meet the earlier one (other users, other
+ * services, other uids) or gives the same limits. */
+START_TEST(exceptions_after_general_rules_are_quiet)
+{
+	assert_lint("rules = (\n"
+		    "  { uid = \"1000-59999\"; service = \"sshd\"; limit = \"2%\"; },\n"
+		    "  { group = \"audio\"; limit = \"unlimited\"; },\n"
+		    "  { user = [\"ci\", \"build\"]; limit = \"25%\"; ceiling = \"16 GiB\"; }\n"
+		    ");\n", 0, "");
+	assert_lint("rules = (\n"
+		    "  { user = \"ci\"; service = \"sshd\"; limit = \"1 MiB\"; },\n"
+		    "  { service = \"cron\"; limit = \"2 MiB\"; },\n"
+		    "  { uid = \"5-9\"; service = \"cron\"; limit = \"3 MiB\"; },\n"
+		    "  { uid = \"20-30\"; service = \"login\"; limit = \"4 MiB\"; },\n"
+		    "  { group = \"audio\"; service = \"login\"; limit = \"5 MiB\"; },\n"
+		    "  { uid = \"0-\"; service = \"sshd\"; limit = \"1 MiB\"; }\n"
+		    ");\n", 0, "");
 }
 END_TEST
 
@@ -268,6 +305,8 @@ int main(void)
 	tcase_add_test(tc, clean_rules_have_no_warning);
 	tcase_add_test(tc, rule_without_match_keys_hides_every_earlier_rule);
 	tcase_add_test(tc, rule_in_a_later_file_hides_an_earlier_one);
+	tcase_add_test(tc, broader_later_rule_is_named);
+	tcase_add_test(tc, exceptions_after_general_rules_are_quiet);
 	tcase_add_test(tc, subset_of_names_is_hidden);
 	tcase_add_test(tc, names_not_all_covered_are_not_hidden);
 	tcase_add_test(tc, uid_ranges_covered_together_are_hidden);

@@ -37,8 +37,20 @@ static int group_known(const char *name, void *ctx)
 	return lookup_result(getgrnam(name) != NULL);
 }
 
+static int user_uid(const char *name, uid_t *uid, void *ctx)
+{
+	struct passwd *pw;
+
+	(void)ctx;
+	errno = 0;
+	pw = getpwnam(name);
+	if (pw != NULL)
+		*uid = pw->pw_uid;
+	return lookup_result(pw != NULL);
+}
+
 static const struct pml_lint_names nss = {
-	.user_known = user_known, .group_known = group_known,
+	.user_known = user_known, .group_known = group_known, .user_uid = user_uid,
 };
 
 int cli_check(const struct cli_options *options)

@@ -150,6 +150,73 @@ static const char *decided_by(const struct pml_evaluation *e, char *buf, size_t 
 	return buf;
 }
 
+/* Would RULE, which has a service key, match this user for one of its
+ * services?  Returns that service, or NULL. */
+static const char *unconsidered_service(const struct pml_evaluation *e,
+					const struct pml_rule *rule)
+{
+	struct pml_identity as = e->identity;
+	size_t i;
+
+	if (e->identity.service != NULL || rule->services.n == 0)
+		return NULL;
+	for (i = 0; i < rule->services.n; i++) {
+		as.service = rule->services.v[i];
+		if (pml_rule_matches(rule, &as))
+			return rule->services.v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Every rule that matches, in file order: the last decides, and each
+ * earlier one is overridden by it.  Without --service, the rules that
+ * would match for some service, which explain could not consider.
+ */
+static void print_rules(const struct pml_evaluation *e)
+{
+	const struct pml_policy *policy = &e->policy;
+	char at[PML_DESCRIBE_MAX], winner[PML_DESCRIBE_MAX];
+	unsigned matched = 0, skipped = 0;
+	size_t i;
+
+	for (i = 0; i < policy->n_rules; i++)
+		matched += pml_rule_matches(&policy->rules[i], &e->identity);
+	if (matched > 0) {
+		pml_describe_at(policy, e->decision.rule->at, winner, sizeof(winner));
+		printf("rules:      %u of %zu match; the last one decides\n", matched,
+		       policy->n_rules);
+	}
+	for (i = 0; i < policy->n_rules; i++) {
+		const struct pml_rule *rule = &policy->rules[i];
+
+		if (!pml_rule_matches(rule, &e->identity))
+			continue;
+		pml_describe_at(policy, rule->at, at, sizeof(at));
+		if (rule == e->decision.rule)
+			printf("  %s  decides\n", at);
+		else
+			printf("  %s  overridden by %s\n", at, winner);
+	}
+	for (i = 0; i < policy->n_rules; i++)
+		skipped += unconsidered_service(e, &policy->rules[i]) != NULL;
+	if (skipped == 0)
+		return;
+	printf("not considered: %u %s with a service key, for this user over",
+	       skipped, skipped == 1 ? "rule" : "rules");
+	for (i = 0; i < policy->n_rules; i++) {
+		const char *service = unconsidered_service(e, &policy->rules[i]);
+
+		if (service == NULL)
+			continue;
+		pml_describe_at(policy, policy->rules[i].at, at, sizeof(at));
+		printf(" ");
+		cli_print_quoted(stdout, service);
+		printf(" (%s)", at);
+	}
+	printf("; give --service to include them\n");
+}
+
 static void print_text(const struct pml_evaluation *e)
 {
 	const struct pml_decision *d = &e->decision;
@@ -165,6 +232,7 @@ static void print_text(const struct pml_evaluation *e)
 	else
 		printf("(none)");
 	printf("\ndecided by: %s\n", decided_by(e, buf, sizeof(buf)));
+	print_rules(e);
 	pml_describe_origin(&e->policy, d->mode, buf, sizeof(buf));
 	printf("mode:       %s (%s%s%s)\n", pml_mode_name(d->mode->mode), buf,
 	       d->mode->level == PML_LEVEL_BUILTIN ? "" : ", ",
@@ -295,6 +363,41 @@ static void print_json(const struct pml_evaluation *e)
 	} else {
 		cli_json_null(&j);
 	}
+	cli_json_key(&j, "matching_rules");
+	cli_json_open_array(&j);
+	for (i = 0; i < e->policy.n_rules; i++) {
+		const struct pml_rule *rule = &e->policy.rules[i];
+
+		if (!pml_rule_matches(rule, &e->identity))
+			continue;
+		cli_json_open_object(&j);
+		cli_json_key(&j, "file");
+		cli_json_string(&j, pml_policy_file_name(&e->policy, rule->at));
+		cli_json_key(&j, "line");
+		cli_json_uint(&j, rule->at.line);
+		cli_json_key(&j, "decides");
+		cli_json_bool(&j, rule == d->rule);
+		cli_json_close_object(&j);
+	}
+	cli_json_close_array(&j);
+	cli_json_key(&j, "rules_for_other_services");
+	cli_json_open_array(&j);
+	for (i = 0; i < e->policy.n_rules; i++) {
+		const struct pml_rule *rule = &e->policy.rules[i];
+		const char *service = unconsidered_service(e, rule);
+
+		if (service == NULL)
+			continue;
+		cli_json_open_object(&j);
+		cli_json_key(&j, "file");
+		cli_json_string(&j, pml_policy_file_name(&e->policy, rule->at));
+		cli_json_key(&j, "line");
+		cli_json_uint(&j, rule->at.line);
+		cli_json_key(&j, "service");
+		cli_json_string(&j, service);
+		cli_json_close_object(&j);
+	}
+	cli_json_close_array(&j);
 	cli_json_key(&j, "mode");
 	cli_json_string(&j, pml_mode_name(d->mode->mode));
 	cli_json_key(&j, "mode_origin");

@@ -90,10 +90,116 @@ bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlie
 	return true;
 }
 
-static void lint_shadowed(const struct pml_policy *policy, size_t index,
-			  const struct pml_log *log, unsigned *count)
+/* Two lists that both name something, and nothing in common. */
+static bool names_disjoint(const struct pml_names *a, const struct pml_names *b)
+{
+	size_t i;
+
+	if (a->n == 0 || b->n == 0)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (pml_names_contain(b, a->v[i]))
+			return false;
+	return true;
+}
+
+static bool uids_disjoint(const struct pml_rule *a, const struct pml_rule *b)
+{
+	size_t i, j;
+
+	if (a->n_uids == 0 || b->n_uids == 0)
+		return false;
+	for (i = 0; i < a->n_uids; i++)
+		for (j = 0; j < b->n_uids; j++)
+			if (a->uids[i].first <= b->uids[j].last &&
+			    b->uids[j].first <= a->uids[i].last)
+				return false;
+	return true;
+}
+
+static bool uid_in(const struct pml_rule *rule, uid_t uid)
+{
+	size_t i;
+
+	for (i = 0; i < rule->n_uids; i++)
+		if (uid >= rule->uids[i].first && uid <= rule->uids[i].last)
+			return true;
+	return false;
+}
+
+/* USERS' rule names users, RANGES' rule uid ranges: does NSS put every
+ * one of those users outside the ranges? */
+static bool users_outside(const struct pml_rule *users, const struct pml_rule *ranges,
+			  const struct pml_lint_names *names)
+{
+	size_t i;
+
+	if (names == NULL || names->user_uid == NULL || users->users.n == 0 ||
+	    ranges->n_uids == 0)
+		return false;
+	for (i = 0; i < users->users.n; i++) {
+		uid_t uid;
+
+		if (names->user_uid(users->users.v[i], &uid, names->ctx) != 1 ||
+		    uid_in(ranges, uid))
+			return false;
+	}
+	return true;
+}
+
+bool pml_rules_may_overlap(const struct pml_rule *a, const struct pml_rule *b,
+			   const struct pml_lint_names *names)
+{
+	return !names_disjoint(&a->users, &b->users) &&
+	       !names_disjoint(&a->services, &b->services) &&
+	       !uids_disjoint(a, b) && !users_outside(a, b, names) &&
+	       !users_outside(b, a, names);
+}
+
+/*
+ * How narrow a rule's most specific key is: a user names one account, a
+ * group some, a uid range many, a service everyone who uses it.  Policies
+ * read top-down as "general first, exceptions after"; a later rule that
+ * is broader than an earlier one it overlaps is the usual ordering slip.
+ */
+static int narrowness(const struct pml_rule *rule)
+{
+	if (rule->users.n > 0)
+		return 4;
+	if (rule->groups.n > 0)
+		return 3;
+	if (rule->n_uids > 0)
+		return 2;
+	return rule->services.n > 0 ? 1 : 0;
+}
+
+/* Do A and B give every session the same limits and mode on MACHINE? */
+static bool same_result(const struct pml_policy *policy, const struct pml_rule *a,
+			const struct pml_rule *b, const struct pml_machine *machine)
+{
+	struct pml_decision da, db;
+
+	pml_resolve(policy, a, machine, &da);
+	pml_resolve(policy, b, machine, &db);
+	return da.soft.bytes == db.soft.bytes && da.hard.bytes == db.hard.bytes &&
+	       da.mode->mode == db.mode->mode;
+}
+
+/*
+ * A rule that a later one hides: wholly (it never decides), or for some
+ * sessions (both can match one, the later rule is broader and gives other
+ * limits).  Only the first later rule is named, with a count of the
+ * others, so that N overlapping rules give N warnings, not N^2.
+ */
+static void lint_overridden(const struct pml_policy *policy, size_t index,
+			    const struct pml_machine *machine,
+			    const struct pml_lint_names *names,
+			    const struct pml_log *log, unsigned *count)
 {
 	const struct pml_rule *rule = &policy->rules[index];
+	const struct pml_rule *first = NULL;
+	char others[64] = "";
+	unsigned more = 0;
 	size_t j;
 
 	for (j = index + 1; j < policy->n_rules; j++) {
@@ -105,7 +211,23 @@ static void lint_shadowed(const struct pml_policy *policy, size_t index,
 				pml_policy_file_name(policy, later->at), later->at.line);
 			return;
 		}
+		if (narrowness(later) >= narrowness(rule) ||
+		    !pml_rules_may_overlap(rule, later, names) ||
+		    same_result(policy, rule, later, machine))
+			continue;
+		if (first == NULL)
+			first = later;
+		else
+			more++;
 	}
+	if (first == NULL)
+		return;
+	if (more > 0)
+		snprintf(others, sizeof(others), " (and %u more later %s)", more,
+			 more == 1 ? "rule" : "rules");
+	warn_at(policy, rule->at, log, count,
+		"the broader rule at %s:%u%s comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them",
+		pml_policy_file_name(policy, first->at), first->at.line, others);
 }
 
 /* --- Limits worked out on this machine --------------------------------- */
@@ -255,7 +377,7 @@ unsigned pml_lint(const struct pml_policy *policy,
 	for (i = 0; i < policy->n_rules; i++) {
 		const struct pml_rule *rule = &policy->rules[i];
 
-		lint_shadowed(policy, i, log, &count);
+		lint_overridden(policy, i, machine, names, log, &count);
 		lint_level(policy, rule, machine, log, &count);
 		if (names != NULL) {
 			lint_list(policy, rule, &rule->users, "user",

@@ -10,6 +10,8 @@
 #ifndef PML_LINT_H
 #define PML_LINT_H
 
+#include <sys/types.h>
+
 #include "decide.h"
 #include "log.h"
 #include "policy.h"
@@ -23,6 +25,9 @@
 struct pml_lint_names {
 	int (*user_known)(const char *name, void *ctx);
 	int (*group_known)(const char *name, void *ctx);
+	/* The user's uid: 1 and *uid, 0 unknown, -1 cannot tell.  May be
+	 * NULL: then a user name may have any uid. */
+	int (*user_uid)(const char *name, uid_t *uid, void *ctx);
 	void *ctx;
 };
 
@@ -30,6 +35,9 @@ struct pml_lint_names {
  * Looks for, in this order: at the top level, then rule by rule,
  *   - a rule that never decides, because a later rule matches every session
  *     it matches (the last matching rule wins);
+ *   - a rule that a later, broader rule (by its narrowest key: user, then
+ *     group, uid, service) overrides for the sessions both can match, with
+ *     other limits (the first such rule is named, the others counted);
  *   - a soft limit above the hard limit, once both are worked out for
  *     MACHINE (the module would lower soft to hard);
  *   - a share of RAM that the floor or the ceiling always overrides on
@@ -48,5 +56,14 @@ unsigned pml_lint(const struct pml_policy *policy,
  * names (or of its uid ranges).
  */
 bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier);
+
+/*
+ * Can one session match both A and B?  False only when a key both have
+ * (user, service, uid) has nothing in common, or when one names users and
+ * the other uid ranges, and NAMES (may be NULL) gives every such user a
+ * uid outside the ranges.  Groups can always overlap.
+ */
+bool pml_rules_may_overlap(const struct pml_rule *a, const struct pml_rule *b,
+			   const struct pml_lint_names *names);
 
 #endif

@@ -504,7 +504,9 @@ START_TEST(user_and_service_rules_make_no_nss_call)
 }
 END_TEST
 
-/* The counters see the module's calls: without this, zero proves nothing. */
+/* The counters see the module's calls: without this, zero proves nothing.
+ * A group named in a rule is resolved to its gid, which is looked for among
+ * the user's: no group's name is ever asked by gid. */
 START_TEST(group_rule_asks_nss_once)
 {
 	const struct session *s;
@@ -514,14 +516,70 @@ START_TEST(group_rule_asks_nss_once)
 	ck_assert_uint_eq(s->soft, 1 * MiB);
 	ck_assert_uint_eq(s->calls.getpwnam_r, 1);
 	ck_assert_uint_eq(s->calls.getgrouplist, 1);
-	/* One name per group alice is in (alice, audio, video), not per rule. */
-	ck_assert_uint_eq(s->calls.getgrgid_r, 3);
-	ck_assert_uint_eq(nss_total(&s->calls), 5);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
+	ck_assert_uint_eq(s->calls.getgrgid_r, 0);
+	ck_assert_uint_eq(nss_total(&s->calls), 3);
 }
 END_TEST
 
-/* The performance requirement's logic: groups are resolved once per
- * session, whatever the number of rules that name them. */
+/* joiner is in 41 groups: one getgrnam_r for the one name, not 41 lookups. */
+START_TEST(group_lookups_follow_the_names_not_the_memberships)
+{
+	const struct session *s;
+
+	use_policy(TOP "rules = ( { group = \"joined40\"; limit = \"1 MiB\"; } );\n");
+	s = open_as(SVC, "joiner");
+	ck_assert_uint_eq(s->soft, 1 * MiB);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
+	ck_assert_uint_eq(s->calls.getgrgid_r, 0);
+	/* getgrouplist twice: its first buffer holds 32 gids. */
+	ck_assert_uint_eq(s->calls.getgrouplist, 2);
+	ck_assert_uint_eq(nss_total(&s->calls), 4);
+}
+END_TEST
+
+/* sound is a second name of audio's gid 29 (pam_limits matches it too). */
+START_TEST(group_matches_every_name_of_a_gid)
+{
+	use_policy(TOP "rules = ( { group = \"sound\"; limit = \"1 MiB\"; } );\n");
+	expect(SVC, "alice", 1 * MiB);
+	expect(SVC, "orphan", 1 * MiB);
+	expect(SVC, "bob", TOP_LIMIT);
+}
+END_TEST
+
+/* The last matching rule decides: names only earlier rules hold are not
+ * asked once a later rule matches, nor those of a rule whose other keys
+ * fail; the decision is the same as with every name resolved. */
+START_TEST(group_lookups_stop_at_the_deciding_rule)
+{
+	const struct session *s;
+
+	use_policy(TOP "rules = (\n"
+		   "  { group = \"video\"; limit = \"1 MiB\"; },\n"
+		   "  { group = [\"users\", \"audio\"]; limit = \"2 MiB\"; },\n"
+		   "  { user = \"bob\"; group = \"joined01\"; limit = \"3 MiB\"; }\n"
+		   ");\n");
+	s = open_as(SVC, "alice");		/* users? no; audio: yes */
+	ck_assert_uint_eq(s->soft, 2 * MiB);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 2);
+	s = open_as(SVC, "bob");		/* joined01? no; users: yes */
+	ck_assert_uint_eq(s->soft, 2 * MiB);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 2);
+	s = open_as(SVC, "u999");		/* in users (primary gid 100) */
+	ck_assert_uint_eq(s->soft, 2 * MiB);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
+	s = open_as(SVC, "orphan");		/* audio; never video */
+	ck_assert_uint_eq(s->soft, 2 * MiB);
+	s = open_as(SVC, "joiner");		/* in none: every name asked once */
+	ck_assert_uint_eq(s->soft, TOP_LIMIT);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 3);
+}
+END_TEST
+
+/* The performance requirement's logic: each distinct name is resolved at
+ * most once per session, whatever the number of rules that name it, and
+ * not at all once a later rule has decided. */
 START_TEST(thousand_group_rules_ask_nss_as_often_as_one)
 {
 	char *policy = malloc(PML_FILE_MAX);
@@ -534,7 +592,8 @@ START_TEST(thousand_group_rules_ask_nss_as_often_as_one)
 	used = (size_t)snprintf(policy, PML_FILE_MAX, "%s", TOP "rules = (\n");
 	for (i = 0; i < 999; i++)
 		used += (size_t)snprintf(policy + used, PML_FILE_MAX - used,
-					 "  { group = \"team%03d\"; limit = \"1 MiB\"; },\n", i);
+					 "  { group = [\"team%03d\", \"video\"]; limit = \"1 MiB\"; },\n",
+					 i);
 	snprintf(policy + used, PML_FILE_MAX - used,
 		 "  { group = \"video\"; limit = \"2 MiB\"; }\n);\n");
 	ck_assert_uint_lt(strlen(policy), PML_FILE_MAX);
@@ -552,9 +611,12 @@ START_TEST(thousand_group_rules_ask_nss_as_often_as_one)
 	ck_assert_uint_eq(s->calls.getgrouplist, 1);
 	ck_assert_uint_eq(s->calls.getpwnam_r, 1);
 	ck_assert_int_eq(memcmp(&s->calls, &one, sizeof(one)), 0);
+	/* bob is in none of them: no rule decides, so each distinct name is
+	 * asked, once: video (named 1,000 times) and team000..team998. */
 	s = open_as(SVC, "bob");
 	ck_assert_uint_eq(s->soft, TOP_LIMIT);
 	ck_assert_uint_eq(s->calls.getgrouplist, 1);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 1000);
 	free(policy);
 }
 END_TEST
@@ -1170,6 +1232,9 @@ int main(int argc, char **argv)
 	CASE(module, unknown_user_needs_no_nss_without_uid_or_group_rules, pam, NEED_ROOT);
 	CASE(module, user_and_service_rules_make_no_nss_call, pam, NEED_ROOT);
 	CASE(module, group_rule_asks_nss_once, pam && nss, pam ? NEED_NSS : NEED_ROOT);
+	CASE(module, group_lookups_follow_the_names_not_the_memberships, pam && nss, pam ? NEED_NSS : NEED_ROOT);
+	CASE(module, group_matches_every_name_of_a_gid, pam && nss, pam ? NEED_NSS : NEED_ROOT);
+	CASE(module, group_lookups_stop_at_the_deciding_rule, pam && nss, pam ? NEED_NSS : NEED_ROOT);
 	CASE(module, thousand_group_rules_ask_nss_as_often_as_one, pam && nss, pam ? NEED_NSS : NEED_ROOT);
 	CASE(module, debug_names_the_deciding_rule_as_file_and_line, pam && nss, pam ? NEED_NSS : NEED_ROOT);
 	CASE(module, conf_argument_reads_no_dropins, pam, NEED_ROOT);

@@ -67,7 +67,7 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 	if (out->policy.needs_nss) {
 		char user[256];
 
-		rc = pml_identity_lookup(&out->identity);
+		rc = pml_identity_lookup(&out->identity, &out->policy);
 		if (rc == -ESRCH)
 			pml_log(log, LOG_ERR,
 				"user %s is unknown to NSS, and a rule needs their uid or groups",

@@ -6,63 +6,87 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Calls an NSS *_r function, growing its buffer while it says ERANGE. */
-#define NSS_BUFFER_START 1024
-#define NSS_BUFFER_MAX (1024 * 1024)
+#include "decide.h"
+#include "policy.h"
 
-static int lookup_user(const char *name, uid_t *uid, gid_t *gid)
+/*
+ * One buffer serves every getpwnam_r and getgrnam_r of a lookup.  It grows
+ * while NSS says ERANGE and stays grown for the next call: glibc's files
+ * backend needs room for the longest line it reads past, not only for the
+ * entry it returns, so one huge group makes every later lookup need as much.
+ *
+ * A group entry holds all its members' names: an Active Directory "Domain
+ * Users" of a million members with 9-byte names needs some 18 MiB (each
+ * name, its NUL and a pointer).  64 MiB holds over three million such
+ * members; a source that still says ERANGE then counts as unreadable,
+ * rather than growing a buffer without end inside sshd or login.
+ */
+#define NSS_BUFFER_START ((size_t)16 * 1024)
+#define NSS_BUFFER_MAX ((size_t)64 * 1024 * 1024)
+
+struct nss_buffer {
+	char *data;
+	size_t size;
+};
+
+/* getpwnam_r and getgrnam_r behind one signature. */
+typedef int nss_by_name(const char *name, void *entry, char *buf, size_t len,
+			bool *found);
+
+static int passwd_by_name(const char *name, void *entry, char *buf, size_t len,
+			  bool *found)
 {
-	size_t size = NSS_BUFFER_START;
-	struct passwd pw, *found = NULL;
-	char *buf = NULL;
-	int rc;
+	struct passwd *result = NULL;
+	int rc = getpwnam_r(name, entry, buf, len, &result);
 
-	do {
-		char *grown = realloc(buf, size);
-
-		if (grown == NULL) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = grown;
-		rc = getpwnam_r(name, &pw, buf, size, &found);
-		size *= 2;
-	} while (rc == ERANGE && size <= NSS_BUFFER_MAX);
-	if (rc == 0 && found != NULL) {
-		*uid = pw.pw_uid;
-		*gid = pw.pw_gid;
-	}
-	free(buf);
-	/* Some NSS modules say "not found" with an error number. */
-	if (rc == 0 || rc == ENOENT || rc == ESRCH)
-		return found != NULL ? 0 : -ESRCH;
-	return -rc;
+	*found = result != NULL;
+	return rc;
 }
 
-/* The group's name, or NULL when it has none (a gid without an entry). */
-static int group_name(gid_t gid, char **name)
+static int group_by_name(const char *name, void *entry, char *buf, size_t len,
+			 bool *found)
 {
-	size_t size = NSS_BUFFER_START;
-	struct group gr, *found = NULL;
-	char *buf = NULL;
+	struct group *result = NULL;
+	int rc = getgrnam_r(name, entry, buf, len, &result);
+
+	*found = result != NULL;
+	return rc;
+}
+
+/* The contents need not survive: each call starts afresh. */
+static int nss_buffer_grow(struct nss_buffer *b)
+{
+	size_t size = b->size == 0 ? NSS_BUFFER_START : b->size * 2;
+
+	if (size > NSS_BUFFER_MAX)
+		return -EOVERFLOW;
+	free(b->data);
+	b->data = malloc(size);
+	b->size = b->data != NULL ? size : 0;
+	return b->data != NULL ? 0 : -ENOMEM;
+}
+
+/*
+ * Looks NAME up with GET into ENTRY.  Returns 1 (found), 0 (not found),
+ * -ENOMEM, or another -errno: the database could not be read.
+ */
+static int nss_by_name_lookup(struct nss_buffer *b, nss_by_name *get,
+			      const char *name, void *entry)
+{
+	bool found = false;
 	int rc;
 
-	*name = NULL;
-	do {
-		char *grown = realloc(buf, size);
-
-		if (grown == NULL) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = grown;
-		rc = getgrgid_r(gid, &gr, buf, size, &found);
-		size *= 2;
-	} while (rc == ERANGE && size <= NSS_BUFFER_MAX);
-	if (rc == 0 && found != NULL && (*name = strdup(gr.gr_name)) == NULL)
-		rc = ENOMEM;
-	free(buf);
-	return rc == 0 || rc == ENOENT || rc == ESRCH ? 0 : -rc;
+	if (b->size == 0 && (rc = nss_buffer_grow(b)) < 0)
+		return rc;
+	while ((rc = get(name, entry, b->data, b->size, &found)) == ERANGE)
+		if ((rc = nss_buffer_grow(b)) < 0)
+			return rc;
+	if (rc == 0)
+		return found ? 1 : 0;
+	/* Some NSS sources say "not found" with an error number. */
+	if (rc == ENOENT || rc == ESRCH)
+		return 0;
+	return rc > 0 ? -rc : -EIO;
 }
 
 static int group_ids(const char *user, gid_t primary, gid_t **gids, int *count)
@@ -88,40 +112,143 @@ static int group_ids(const char *user, gid_t primary, gid_t **gids, int *count)
 	}
 }
 
-int pml_identity_lookup(struct pml_identity *identity)
-{
-	gid_t primary = 0, *gids = NULL;
-	int count = 0, i, rc;
+/* A group name a rule names, asked of NSS once per lookup. */
+struct asked {
+	const char *name;
+	bool member;
+};
 
-	rc = lookup_user(identity->user, &identity->uid, &primary);
+struct lookup {
+	struct nss_buffer buffer;
+	gid_t *gids;
+	int n_gids;
+	struct asked *asked;
+	size_t n_asked;
+};
+
+static bool has_gid(const struct lookup *l, gid_t gid)
+{
+	int i;
+
+	for (i = 0; i < l->n_gids; i++)
+		if (l->gids[i] == gid)
+			return true;
+	return false;
+}
+
+/*
+ * Is NAME one of the user's groups?  By gid: getgrnam_r gives the gid the
+ * name stands for, and that gid is either among the user's or not.  So
+ * every name of a shared gid matches, and no group the user is in has its
+ * member list fetched unless a rule names it.  A name NSS does not know
+ * matches nothing.  Each name the user is in goes into identity->groups.
+ */
+static int ask_group(struct lookup *l, struct pml_identity *identity,
+		     const char *name, bool *member)
+{
+	struct group gr;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < l->n_asked; i++) {
+		if (strcmp(l->asked[i].name, name) == 0) {
+			*member = l->asked[i].member;
+			return 0;
+		}
+	}
+	rc = nss_by_name_lookup(&l->buffer, group_by_name, name, &gr);
+	if (rc < 0)
+		return rc;
+	*member = rc == 1 && has_gid(l, gr.gr_gid);
+	if (*member) {
+		char *copy = strdup(name);
+
+		if (copy == NULL)
+			return -ENOMEM;
+		identity->groups[identity->n_groups++] = copy;
+	}
+	l->asked[l->n_asked++] = (struct asked){ name, *member };
+	return 0;
+}
+
+/*
+ * The group names the decision can depend on.  The last matching rule
+ * decides, so the rules are walked from the end and the walk stops at the
+ * first one that matches: what only earlier rules name cannot change the
+ * decision and is never asked of NSS.  Nor are the groups of a rule whose
+ * other keys (user, service, uid) already fail.  pml_decide, given these
+ * groups, finds the same rule as it would given all of them.
+ */
+static int ask_rule_groups(struct lookup *l, struct pml_identity *identity,
+			   const struct pml_policy *policy)
+{
+	size_t i, j;
+
+	for (i = policy->n_rules; i-- > 0;) {
+		const struct pml_rule *rule = &policy->rules[i];
+		struct pml_rule others = *rule;
+		bool member = false;
+		int rc;
+
+		others.groups.n = 0;
+		if (!pml_rule_matches(&others, identity))
+			continue;
+		for (j = 0; j < rule->groups.n && !member; j++)
+			if ((rc = ask_group(l, identity, rule->groups.v[j], &member)) < 0)
+				return rc;
+		if (rule->groups.n == 0 || member)
+			return 0;
+	}
+	return 0;
+}
+
+int pml_identity_lookup(struct pml_identity *identity,
+			const struct pml_policy *policy)
+{
+	struct lookup l = { { NULL, 0 }, NULL, 0, NULL, 0 };
+	struct passwd pw;
+	size_t i, names = 0;
+	int rc;
+
+	rc = nss_by_name_lookup(&l.buffer, passwd_by_name, identity->user, &pw);
 	if (rc == 0)
-		rc = group_ids(identity->user, primary, &gids, &count);
-	if (rc == 0 && count > 0) {
-		identity->groups = calloc((size_t)count, sizeof(*identity->groups));
-		if (identity->groups == NULL)
+		rc = -ESRCH;
+	if (rc > 0) {
+		identity->uid = pw.pw_uid;
+		rc = group_ids(identity->user, pw.pw_gid, &l.gids, &l.n_gids);
+	}
+	for (i = 0; i < policy->n_rules; i++)
+		names += policy->rules[i].groups.n;
+	if (rc == 0 && names > 0) {
+		l.asked = calloc(names, sizeof(*l.asked));
+		identity->groups = calloc(names, sizeof(*identity->groups));
+		if (l.asked == NULL || identity->groups == NULL)
 			rc = -ENOMEM;
 	}
-	for (i = 0; rc == 0 && i < count; i++) {
-		char *name;
-
-		rc = group_name(gids[i], &name);
-		if (rc == 0 && name != NULL)
-			identity->groups[identity->n_groups++] = name;
+	if (rc == 0) {
+		identity->looked_up = true;
+		rc = ask_rule_groups(&l, identity, policy);
 	}
-	free(gids);
+	free(l.asked);
+	free(l.gids);
+	free(l.buffer.data);
 	if (rc < 0) {
 		pml_identity_free(identity);
 		return rc;
 	}
-	identity->looked_up = true;
 	return 0;
 }
 
 int pml_user_uid(const char *user, uid_t *uid)
 {
-	gid_t gid;
+	struct nss_buffer buffer = { NULL, 0 };
+	struct passwd pw;
+	int rc = nss_by_name_lookup(&buffer, passwd_by_name, user, &pw);
 
-	return lookup_user(user, uid, &gid);
+	if (rc > 0)
+		*uid = pw.pw_uid;
+	free(buffer.data);
+	return rc > 0 ? 0 : rc == 0 ? -ESRCH : rc;
 }
 
 void pml_identity_free(struct pml_identity *identity)

@@ -9,20 +9,29 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct pml_policy;
+
 struct pml_identity {
 	const char *user;	/* PAM_USER */
 	const char *service;	/* PAM_SERVICE; may be NULL */
 	bool looked_up;		/* uid and groups below are known */
 	uid_t uid;
-	char **groups;		/* names of the primary and supplementary groups */
+	/* Of the group names the policy's rules name, those whose gid is
+	 * among the user's (primary and supplementary) gids.  Only the names
+	 * the decision can depend on are looked up: see identity.c. */
+	char **groups;
 	size_t n_groups;
 };
 
 /*
- * Fills in uid and group names for identity->user.  Returns 0, -ESRCH when
- * NSS does not know the user, -ENOMEM, or another -errno from NSS.
+ * Fills in the uid and the groups above for identity->user, for the rules
+ * of POLICY.  Returns 0; -ESRCH when NSS does not know the user; -ENOMEM;
+ * or another -errno when the user or group database could not be read
+ * (the source was unavailable or said "try again", or an entry was larger
+ * than we are willing to hold).  On error, nothing is kept.
  */
-int pml_identity_lookup(struct pml_identity *identity);
+int pml_identity_lookup(struct pml_identity *identity,
+			const struct pml_policy *policy);
 
 void pml_identity_free(struct pml_identity *identity);
 

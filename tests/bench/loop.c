@@ -8,12 +8,14 @@
  *   BENCH_DIR=DIR loop SERVICE N   (with nss_wrapper set up as bench does)
  *
  * SERVICE "nss-lookup" runs only what pam_memlock asks NSS for a session
- * (pml_identity_lookup: the user, their group list, each group's name),
- * so that this cost can be told apart from the module's own.
+ * of the group-rules policy (pml_identity_lookup: the user, their group
+ * list, the gid of each group name the decision needs), so that this cost
+ * can be told apart from the module's own.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -23,13 +25,32 @@
 
 #include "fixture.h"
 #include "identity.h"
+#include "policy.h"
 #include "session.h"
+
+/* The group-rules policy, loaded once, outside what is counted. */
+static struct pml_policy groups_policy;
+
+static void load_groups_policy(const char *dir)
+{
+	static const struct pml_log quiet = { NULL, NULL, LOG_ERR };
+	struct pml_load_options options = { NULL, true, 0, 4096 };
+	char path[4096 + 64];
+
+	snprintf(path, sizeof(path), "%s/memlock-groups.conf", dir);
+	options.path = path;
+	options.owner = geteuid();
+	if (pml_policy_load(&options, &quiet, &groups_policy) != 0) {
+		fprintf(stderr, "loop: cannot load %s\n", path);
+		exit(1);
+	}
+}
 
 static void nss_lookup(void)
 {
 	struct pml_identity identity = { BENCH_USER, NULL, false, 0, NULL, 0 };
 
-	if (pml_identity_lookup(&identity) != 0) {
+	if (pml_identity_lookup(&identity, &groups_policy) != 0) {
 		fprintf(stderr, "loop: cannot look up " BENCH_USER "\n");
 		exit(1);
 	}
@@ -56,6 +77,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
 	n = strtoul(argv[2], NULL, 10);
+	if (strcmp(argv[1], "nss-lookup") == 0)
+		load_groups_policy(dir);
 	one(confdir, argv[1]);
 	CALLGRIND_TOGGLE_COLLECT;
 	for (i = 0; i < n; i++)

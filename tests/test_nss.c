@@ -1,0 +1,256 @@
+/*
+ * Group and user lookups through glibc's own NSS, not nss_wrapper: each
+ * case runs in a private mount namespace where a generated passwd, group
+ * and nsswitch.conf are bind-mounted over the machine's, so that the real
+ * files backend (with its ERANGE behaviour) answers.  The machine's /etc is
+ * never written; the mounts die with the case's process.
+ *
+ * The group file holds one group of 90,000 members, like an Active
+ * Directory "Domain Users", before the groups the rules name: glibc's files
+ * backend then needs a buffer of nearly 2 MiB to read past it, whichever
+ * group is asked for.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <security/pam_appl.h>
+
+#include "harness.h"
+#include "pam_session.h"
+#include "syslog_capture.h"
+
+#define KiB ((uint64_t)1 << 10)
+#define MiB ((uint64_t)1 << 20)
+
+#define START_SOFT (64 * KiB)
+#define TOP_LIMIT (512 * KiB)
+#define TOP "limit = \"512 KiB\";\nmode = \"set\";\n"
+#define SVC PML_TEST_SERVICE
+#define PREFIX "pam_memlock(" SVC ":session): "
+
+#define HUGE_MEMBERS 90000
+
+static struct pml_pam_env env;
+static uint64_t start_hard;
+
+struct session {
+	int rc;
+	uint64_t soft, hard;
+	char log[16384];
+};
+
+static struct session *last;
+
+static const char passwd_text[] =
+	"root:x:0:0:root:/root:/bin/sh\n"
+	"pmluser:x:1000:1000:pml-test fixture:/:/bin/false\n"
+	"pmlother:x:1001:1001:pml-test fixture:/:/bin/false\n";
+
+/* The huge group comes first; staff and staff-alias share gid 5002. */
+static void write_group_file(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/group", env.dir);
+	f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	fputs("root:x:0:\nhuge:x:5000:", f);
+	for (i = 0; i < HUGE_MEMBERS; i++)
+		fprintf(f, "member%05d,", i);
+	fputs("pmluser\n"
+	      "pmluser:x:1000:\n"
+	      "pmlother:x:1001:\n"
+	      "small:x:5001:pmluser\n"
+	      "staff:x:5002:pmluser\n"
+	      "staff-alias:x:5002:\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void bind_over(const char *name, const char *target)
+{
+	char from[PATH_MAX];
+
+	snprintf(from, sizeof(from), "%s/%s", env.dir, name);
+	ck_assert_msg(mount(from, target, NULL, MS_BIND, NULL) == 0,
+		      "mount %s on %s: %s", from, target, strerror(errno));
+}
+
+/*
+ * In this process and its children only: glibc reads NSSWITCH's passwd and
+ * group from the files written here.  Run the module on POLICY.
+ */
+static void private_world(const char *nsswitch, const char *policy)
+{
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
+					  "conf=%s/memlock.conf debug", policy), 0);
+	ck_assert_int_eq(pml_pam_env_write(&env, "passwd", passwd_text), 0);
+	write_group_file();
+	ck_assert_int_eq(pml_pam_env_write(&env, "nsswitch.conf", nsswitch), 0);
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	/* Private first, or the mounts would show up in the machine's namespace. */
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	bind_over("passwd", "/etc/passwd");
+	bind_over("group", "/etc/group");
+	bind_over("nsswitch.conf", "/etc/nsswitch.conf");
+}
+
+#define FILES_ONLY "passwd: files\ngroup: files\n"
+
+static void setup(void)
+{
+	last = mmap(NULL, sizeof(*last), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(last, MAP_FAILED);
+}
+
+static void teardown(void)
+{
+	pml_pam_env_remove(&env);
+}
+
+/* One session in a child process (a session can lower the hard limit). */
+static const struct session *open_as(const char *user)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		memset(last, 0, sizeof(*last));
+		if (pml_memlock_set(START_SOFT, start_hard) < 0)
+			_exit(2);
+		pml_capture_reset();
+		last->rc = pml_pam_open_close(&env, SVC, user);
+		pml_memlock_get(&last->soft, &last->hard);
+		snprintf(last->log, sizeof(last->log), "%s", pml_capture_text());
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the session for %s died: status 0x%x", user, status);
+	return last;
+}
+
+static void expect(const char *user, uint64_t want)
+{
+	const struct session *s = open_as(user);
+
+	ck_assert_msg(s->rc == PAM_SUCCESS && s->soft == want && s->hard == want,
+		      "%s: rc %d (%s), soft %llu, hard %llu; want %llu both\nlog:\n%s",
+		      user, s->rc, pam_strerror(NULL, s->rc),
+		      (unsigned long long)s->soft, (unsigned long long)s->hard,
+		      (unsigned long long)want, s->log);
+}
+
+/* The fixture is what glibc answers: the huge line really is too big for
+ * the 1 MiB a lookup used to stop at. */
+START_TEST(fixture_is_what_glibc_reads)
+{
+	private_world(FILES_ONLY, TOP);
+	{
+		char *buf = malloc(MiB);
+		struct group gr, *found = NULL;
+
+		ck_assert_ptr_nonnull(buf);
+		ck_assert_int_eq(getgrnam_r("small", &gr, buf, MiB, &found), ERANGE);
+		free(buf);
+	}
+	ck_assert_ptr_nonnull(getgrnam("small"));
+	ck_assert_uint_eq(getgrnam("staff-alias")->gr_gid, 5002);
+	ck_assert_uint_eq(getpwnam("pmluser")->pw_uid, 1000);
+}
+END_TEST
+
+/* Item 1 of issue 13: the user's huge group used to fail every session
+ * with PAM_SERVICE_ERR when any rule had a group or uid key. */
+START_TEST(huge_group_does_not_fail_a_rule_naming_another)
+{
+	private_world(FILES_ONLY, TOP "rules = ( { group = \"small\"; limit = \"1 MiB\"; } );\n");
+	expect("pmluser", 1 * MiB);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+START_TEST(huge_group_does_not_fail_a_uid_rule)
+{
+	private_world(FILES_ONLY, TOP "rules = ( { uid = \"1000\"; limit = \"1 MiB\"; } );\n");
+	expect("pmluser", 1 * MiB);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+START_TEST(rule_naming_the_huge_group_matches)
+{
+	private_world(FILES_ONLY, TOP "rules = ( { group = \"huge\"; limit = \"1 MiB\"; } );\n");
+	expect("pmluser", 1 * MiB);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+/* Item 2: every name of a gid matches, as with pam_limits. */
+START_TEST(second_name_of_a_gid_matches)
+{
+	private_world(FILES_ONLY, TOP "rules = ( { group = \"staff-alias\"; limit = \"1 MiB\"; } );\n");
+	expect("pmluser", 1 * MiB);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+static bool can_unshare_mounts(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0 &&
+		      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 ? 0 : 1);
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("nss");
+	TCase *files = tcase_create("files");
+	struct pml_skip skips[16];
+	size_t n_skips = 0;
+	uint64_t soft;
+	bool ok;
+	const char *why;
+
+	umask(022);
+	pml_memlock_get(&soft, &start_hard);
+	ok = geteuid() == 0 && start_hard >= 4 * MiB && can_unshare_mounts();
+	why = geteuid() != 0 || start_hard < 4 * MiB
+	      ? "policy files must be owned by root: run make check as root with a hard limit of 4 MiB or more"
+	      : "unshare(CLONE_NEWNS) or mount is not permitted here";
+	tcase_add_checked_fixture(files, setup, teardown);
+	tcase_set_timeout(files, 60);
+#define CASE(tc, fn) do { \
+		if (ok) tcase_add_test(tc, fn); \
+		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
+	} while (0)
+	CASE(files, fixture_is_what_glibc_reads);
+	CASE(files, huge_group_does_not_fail_a_rule_naming_another);
+	CASE(files, huge_group_does_not_fail_a_uid_rule);
+	CASE(files, rule_naming_the_huge_group_matches);
+	CASE(files, second_name_of_a_gid_matches);
+	suite_add_tcase(s, files);
+	return pml_run_tap(s, skips, n_skips);
+}

@@ -9,6 +9,10 @@
  * Directory "Domain Users", before the groups the rules name: glibc's files
  * backend then needs a buffer of nearly 2 MiB to read past it, whichever
  * group is asked for.
+ *
+ * The "pmltest" source (tests/nss_pmltest.c, built as libnss_pmltest.so.2)
+ * fails the way an unreachable directory does.  glibc dlopen()s it by name,
+ * so the program re-runs itself with tests/.libs on LD_LIBRARY_PATH.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -111,6 +115,8 @@ static void private_world(const char *nsswitch, const char *policy)
 }
 
 #define FILES_ONLY "passwd: files\ngroup: files\n"
+#define PMLTEST_PASSWD "passwd: files pmltest\ngroup: files\n"
+#define PMLTEST_GROUP "passwd: files\ngroup: files pmltest\n"
 
 static void setup(void)
 {
@@ -212,6 +218,67 @@ START_TEST(second_name_of_a_gid_matches)
 }
 END_TEST
 
+/* Item 8: "unknown user" and "user database unavailable" differ. */
+
+static void expect_untouched(const struct session *s, const char *user, int rc,
+			     const char *line)
+{
+	ck_assert_msg(s->rc == rc, "%s: rc %d (%s), want %d (%s)\nlog:\n%s", user,
+		      s->rc, pam_strerror(NULL, s->rc), rc, pam_strerror(NULL, rc),
+		      s->log);
+	ck_assert_uint_eq(s->soft, START_SOFT);
+	ck_assert_uint_eq(s->hard, start_hard);
+	ck_assert_msg(strstr(s->log, line) != NULL, "%s: log lacks\n  %s\nlog was:\n%s",
+		      user, line, s->log);
+}
+
+#define UNREADABLE(user, why) "<3> " PREFIX "the user database could not be read for user \"" \
+	user "\", and a rule needs their uid or groups: " why "\n"
+
+/* glibc passes on the errno of a source that says UNAVAIL: ENOENT here,
+ * as from nss_files without its file or nss-pam-ldapd without nslcd. */
+START_TEST(unavailable_user_database_is_a_service_error)
+{
+	private_world(PMLTEST_PASSWD, TOP "rules = ( { uid = \"1000\"; limit = \"1 MiB\"; } );\n");
+	expect_untouched(open_as("pml-unavail"), "pml-unavail", PAM_SERVICE_ERR,
+			 UNREADABLE("pml-unavail", "No such file or directory"));
+	expect_untouched(open_as("pml-unavail-eio"), "pml-unavail-eio", PAM_SERVICE_ERR,
+			 UNREADABLE("pml-unavail-eio", "Input/output error"));
+	/* The sources that do answer still work. */
+	expect("pmluser", 1 * MiB);
+}
+END_TEST
+
+START_TEST(try_again_is_a_service_error)
+{
+	private_world(PMLTEST_PASSWD, TOP "rules = ( { group = \"small\"; limit = \"1 MiB\"; } );\n");
+	expect_untouched(open_as("pml-tryagain"), "pml-tryagain", PAM_SERVICE_ERR,
+			 UNREADABLE("pml-tryagain", "Resource temporarily unavailable"));
+}
+END_TEST
+
+/* Every source says NOTFOUND: that, and only that, is an unknown user. */
+START_TEST(not_found_is_user_unknown)
+{
+	private_world(PMLTEST_PASSWD, TOP "rules = ( { uid = \"1000\"; limit = \"1 MiB\"; } );\n");
+	expect_untouched(open_as("ghost"), "ghost", PAM_USER_UNKNOWN,
+			 "<3> " PREFIX "user \"ghost\" is unknown to NSS, and a rule needs their uid or groups\n");
+}
+END_TEST
+
+/* A group a rule names that cannot be read is not "not a member". */
+START_TEST(unavailable_group_database_is_a_service_error)
+{
+	private_world(PMLTEST_GROUP, TOP "rules = ( { group = \"pml-unavail-group\"; limit = \"1 MiB\"; } );\n");
+	expect_untouched(open_as("pmlother"), "pmlother", PAM_SERVICE_ERR,
+			 UNREADABLE("pmlother", "No such file or directory"));
+	/* A name no source knows matches no one, and is no error. */
+	ck_assert_int_eq(pml_pam_env_write(&env, "memlock.conf",
+					   TOP "rules = ( { group = \"nosuchgroup\"; limit = \"1 MiB\"; } );\n"), 0);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
 static bool can_unshare_mounts(void)
 {
 	int status;
@@ -224,16 +291,46 @@ static bool can_unshare_mounts(void)
 	       WEXITSTATUS(status) == 0;
 }
 
-int main(void)
+#define REEXEC_MARK "PML_TEST_NSS_REEXECUTED"
+
+/* Runs this program again with tests/.libs on LD_LIBRARY_PATH, where glibc
+ * finds libnss_pmltest.so.2.  Returns only when that cannot be done. */
+static void reexec_with_test_source(char **argv)
+{
+	const char *old = getenv("LD_LIBRARY_PATH");
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/tests/.libs%s%s", pml_test_env("PML_BUILDDIR"),
+		 old != NULL && old[0] != '\0' ? ":" : "", old != NULL ? old : "");
+	setenv("LD_LIBRARY_PATH", path, 1);
+	setenv(REEXEC_MARK, "1", 1);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "cannot re-run with LD_LIBRARY_PATH: %s\n", strerror(errno));
+}
+
+static bool test_source_built(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/tests/.libs/libnss_pmltest.so.2",
+		 pml_test_env("PML_BUILDDIR"));
+	return getenv(REEXEC_MARK) != NULL && access(path, R_OK) == 0;
+}
+
+int main(int argc, char **argv)
 {
 	Suite *s = suite_create("nss");
 	TCase *files = tcase_create("files");
+	TCase *failing = tcase_create("failing");
 	struct pml_skip skips[16];
 	size_t n_skips = 0;
 	uint64_t soft;
-	bool ok;
+	bool ok, source;
 	const char *why;
 
+	(void)argc;
+	if (getenv(REEXEC_MARK) == NULL)
+		reexec_with_test_source(argv);
 	umask(022);
 	pml_memlock_get(&soft, &start_hard);
 	ok = geteuid() == 0 && start_hard >= 4 * MiB && can_unshare_mounts();
@@ -251,6 +348,16 @@ int main(void)
 	CASE(files, huge_group_does_not_fail_a_uid_rule);
 	CASE(files, rule_naming_the_huge_group_matches);
 	CASE(files, second_name_of_a_gid_matches);
+	source = test_source_built();
+	if (ok && !source)
+		why = "tests/.libs/libnss_pmltest.so.2 was not built, or LD_LIBRARY_PATH could not be set";
+	ok = ok && source;
+	tcase_add_checked_fixture(failing, setup, teardown);
+	CASE(failing, unavailable_user_database_is_a_service_error);
+	CASE(failing, try_again_is_a_service_error);
+	CASE(failing, not_found_is_user_unknown);
+	CASE(failing, unavailable_group_database_is_a_service_error);
 	suite_add_tcase(s, files);
+	suite_add_tcase(s, failing);
 	return pml_run_tap(s, skips, n_skips);
 }

@@ -78,27 +78,35 @@ static unsigned nss_total(const struct nss_calls *c)
 	       c->getgrouplist;
 }
 
-#define PASS_ON(ret, name, params, args)				\
+#define PASS_ON_AS(ret, name, params, args, result)			\
 	ret name params							\
 	{								\
 		static ret (*next) params;				\
+		ret rc;							\
 									\
 		calls.name++;						\
 		if (next == NULL)					\
 			next = (ret (*) params)dlsym(RTLD_NEXT, #name);	\
-		return next args;					\
+		rc = next args;						\
+		return result;						\
 	}
+#define PASS_ON(ret, name, params, args) PASS_ON_AS(ret, name, params, args, rc)
+
+/* nss_wrapper says "not found" with ENOENT, where glibc returns 0 and no
+ * entry; from glibc, ENOENT means that a source was unavailable (see
+ * identity.c).  These two pass nss_wrapper's answers on as glibc's. */
+#define GLIBC_NOT_FOUND (rc == ENOENT && *r == NULL ? 0 : rc)
 
 PASS_ON(struct passwd *, getpwnam, (const char *n), (n))
 PASS_ON(struct passwd *, getpwuid, (uid_t u), (u))
-PASS_ON(int, getpwnam_r, (const char *n, struct passwd *p, char *b, size_t l,
-			  struct passwd **r), (n, p, b, l, r))
+PASS_ON_AS(int, getpwnam_r, (const char *n, struct passwd *p, char *b, size_t l,
+			     struct passwd **r), (n, p, b, l, r), GLIBC_NOT_FOUND)
 PASS_ON(int, getpwuid_r, (uid_t u, struct passwd *p, char *b, size_t l,
 			  struct passwd **r), (u, p, b, l, r))
 PASS_ON(struct group *, getgrnam, (const char *n), (n))
 PASS_ON(struct group *, getgrgid, (gid_t g), (g))
-PASS_ON(int, getgrnam_r, (const char *n, struct group *g, char *b, size_t l,
-			  struct group **r), (n, g, b, l, r))
+PASS_ON_AS(int, getgrnam_r, (const char *n, struct group *g, char *b, size_t l,
+			     struct group **r), (n, g, b, l, r), GLIBC_NOT_FOUND)
 PASS_ON(int, getgrgid_r, (gid_t i, struct group *g, char *b, size_t l,
 			  struct group **r), (i, g, b, l, r))
 PASS_ON(int, getgrouplist, (const char *u, gid_t g, gid_t *gs, int *n),

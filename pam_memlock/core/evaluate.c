@@ -75,7 +75,8 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		else if (rc == -ENOMEM)
 			pml_log(log, LOG_CRIT, "out of memory");
 		else if (rc < 0)
-			pml_log(log, LOG_ERR, "cannot look up user %s: %s",
+			pml_log(log, LOG_ERR,
+				"the user database could not be read for user %s, and a rule needs their uid or groups: %s",
 				pml_quote(request->user, user, sizeof(user)),
 				strerror(-rc));
 		if (rc < 0) {

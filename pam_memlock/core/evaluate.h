@@ -38,8 +38,8 @@ int pml_load(const struct pml_source *source, const struct pml_log *log,
 /*
  * Returns 0 with *out filled (free it with pml_evaluation_free), or an
  * error of pml_load, -ESRCH (the user is unknown and a rule needs their
- * uid or groups: logged), or another -errno (logged).  On error *out holds
- * nothing to free.
+ * uid or groups: logged), or another -errno (logged; among them: the user
+ * database could not be read).  On error *out holds nothing to free.
  */
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out);

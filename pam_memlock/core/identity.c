@@ -68,7 +68,16 @@ static int nss_buffer_grow(struct nss_buffer *b)
 
 /*
  * Looks NAME up with GET into ENTRY.  Returns 1 (found), 0 (not found),
- * -ENOMEM, or another -errno: the database could not be read.
+ * -ENOMEM, or another -errno, never -ESRCH: the database could not be read.
+ *
+ * glibc says "not found" (every source answered NOTFOUND) as 0 with no
+ * entry, and nothing else.  An error number means some source answered
+ * UNAVAIL or TRYAGAIN, and glibc passes on the errno that source set: EIO,
+ * EAGAIN, ECONNREFUSED... and ENOENT too, which nss_files sets when its
+ * file cannot be opened and nss-pam-ldapd when nslcd cannot be reached.
+ * So ENOENT and ESRCH, which getpwnam_r(3) lists as "not found" for other
+ * systems, mean here that the database could not be read: a login must
+ * not be told "no such user" because the directory is down.
  */
 static int nss_by_name_lookup(struct nss_buffer *b, nss_by_name *get,
 			      const char *name, void *entry)
@@ -83,10 +92,7 @@ static int nss_by_name_lookup(struct nss_buffer *b, nss_by_name *get,
 			return rc;
 	if (rc == 0)
 		return found ? 1 : 0;
-	/* Some NSS sources say "not found" with an error number. */
-	if (rc == ENOENT || rc == ESRCH)
-		return 0;
-	return rc > 0 ? -rc : -EIO;
+	return rc > 0 && rc != ESRCH ? -rc : -EIO;
 }
 
 static int group_ids(const char *user, gid_t primary, gid_t **gids, int *count)

@@ -25,10 +25,10 @@ struct pml_identity {
 
 /*
  * Fills in the uid and the groups above for identity->user, for the rules
- * of POLICY.  Returns 0; -ESRCH when NSS does not know the user; -ENOMEM;
- * or another -errno when the user or group database could not be read
- * (the source was unavailable or said "try again", or an entry was larger
- * than we are willing to hold).  On error, nothing is kept.
+ * of POLICY.  Returns 0; -ESRCH when NSS does not know the user (no entry,
+ * no error); -ENOMEM; or another -errno when the user or group database
+ * could not be read (a source was unavailable or said "try again", or an
+ * entry was larger than we are willing to hold).  On error, nothing is kept.
  */
 int pml_identity_lookup(struct pml_identity *identity,
 			const struct pml_policy *policy);

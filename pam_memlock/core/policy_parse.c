@@ -435,13 +435,52 @@ static int add_file(struct pml_policy *policy, const char *name)
 	return 0;
 }
 
+/*
+ * libconfig 1.5 ends a # or // comment only at a newline: a last line
+ * that is a comment without one ("# managed by ansible", as configuration
+ * management writes it) is a "syntax error" there.  It is valid here, so
+ * a text without a final newline gets one.  Returns 0 with *out the text
+ * to parse (TEXT itself, or a copy to free in *copy), or -ENOMEM.
+ */
+static int end_with_newline(const char *text, size_t len, const char **out,
+			    char **copy)
+{
+	*out = text;
+	*copy = NULL;
+	if (len == 0 || text[len - 1] == '\n')
+		return 0;
+	*copy = malloc(len + 2);
+	if (*copy == NULL)
+		return -ENOMEM;
+	memcpy(*copy, text, len);
+	(*copy)[len] = '\n';
+	(*copy)[len + 1] = '\0';
+	*out = *copy;
+	return 0;
+}
+
+/* The last line of TEXT: where libconfig's errors at its end belong. */
+static unsigned last_line(const char *text, size_t len)
+{
+	unsigned line = 1;
+	const char *nl = text, *end = text + len;
+
+	while ((nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL && ++nl < end)
+		line++;
+	return line;
+}
+
 int pml_policy_add_text(struct pml_policy *policy, const char *name,
 			const char *text, size_t len,
 			const struct pml_log *log)
 {
 	struct parser p = { .policy = policy, .log = log };
+	const char *parsed;
+	char *copy;
 	config_t *config;
-	int rc;
+	unsigned line;
+	bool appended;
+	int rc, read;
 
 	rc = add_file(policy, name);
 	if (rc < 0)
@@ -455,11 +494,19 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 		return -ENOMEM;
 	config_init(config);
 	policy->files[p.file].config = config;
-	if (config_read_string(config, text) != CONFIG_TRUE) {
+	if (end_with_newline(text, len, &parsed, &copy) < 0)
+		return -ENOMEM;
+	appended = copy != NULL;
+	read = config_read_string(config, parsed);
+	free(copy);
+	if (read != CONFIG_TRUE) {
 		if (config_error_type(config) == CONFIG_ERR_FILE_IO)
 			return -ENOMEM;
-		pml_log_at(log, LOG_ERR, name, (unsigned)config_error_line(config),
-			   "%s", config_error_text(config));
+		line = (unsigned)config_error_line(config);
+		/* An error at the end, past the newline added above. */
+		if (appended && line > last_line(text, len))
+			line = last_line(text, len);
+		pml_log_at(log, LOG_ERR, name, line, "%s", config_error_text(config));
 		return -EINVAL;
 	}
 	parse_top(&p, config_root_setting(config));

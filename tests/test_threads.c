@@ -10,6 +10,7 @@
  * The log is caught per thread: tests/syslog_capture.c keeps its lines in
  * thread-local buffers.
  */
+#include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -139,22 +140,70 @@ START_TEST(different_users_in_two_threads)
 }
 END_TEST
 
+/*
+ * A host thread's own locale (uselocale) is its own: libconfig 1.5 sets a
+ * "C" locale while it reads and then LC_GLOBAL_LOCALE, whatever the thread
+ * had.  The module must leave the thread's locale as it found it.
+ */
+struct locale_check {
+	locale_t before, after;
+	int rc;
+	char log[LOG_SIZE];
+};
+
+static void *session_in_own_locale(void *arg)
+{
+	struct locale_check *c = arg;
+	struct session_result r;
+
+	c->before = newlocale(LC_ALL_MASK, "C.UTF-8", (locale_t)0);
+	if (c->before == (locale_t)0)
+		c->before = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (c->before == (locale_t)0)
+		abort();
+	uselocale(c->before);
+	one_session("root", &r);
+	c->after = uselocale((locale_t)0);
+	c->rc = r.rc;
+	memcpy(c->log, r.log, sizeof(c->log));
+	uselocale(LC_GLOBAL_LOCALE);
+	freelocale(c->before);
+	return NULL;
+}
+
+START_TEST(thread_locale_survives_a_session)
+{
+	struct locale_check c;
+	pthread_t thread;
+
+	ck_assert_int_eq(pthread_create(&thread, NULL, session_in_own_locale, &c), 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_msg(c.rc == PAM_SUCCESS, "rc %d; log:\n%s", c.rc, c.log);
+	ck_assert_ptr_nonnull(strstr(c.log, "dry_run: user \""));
+	ck_assert_msg(c.after == c.before,
+		      "the thread's locale was %p before the session and %p after (LC_GLOBAL_LOCALE is %p)",
+		      (void *)c.before, (void *)c.after, (void *)LC_GLOBAL_LOCALE);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("threads");
 	TCase *tc = tcase_create("threads");
-	struct pml_skip skips[2];
+	struct pml_skip skips[3];
 
 	if (geteuid() != 0) {
 		skips[0] = (struct pml_skip){ "same_user_in_two_threads",
 			"policy files must be owned by root: run make check as root" };
 		skips[1] = (struct pml_skip){ "different_users_in_two_threads", skips[0].reason };
-		return pml_run_tap(s, skips, 2);
+		skips[2] = (struct pml_skip){ "thread_locale_survives_a_session", skips[0].reason };
+		return pml_run_tap(s, skips, 3);
 	}
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, same_user_in_two_threads);
 	tcase_add_test(tc, different_users_in_two_threads);
+	tcase_add_test(tc, thread_locale_survives_a_session);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, NULL, 0);
 }

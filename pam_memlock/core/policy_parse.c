@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <libconfig.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,6 +471,23 @@ static unsigned last_line(const char *text, size_t len)
 	return line;
 }
 
+/*
+ * libconfig 1.5 reads in a "C" locale of its own (uselocale), and then
+ * switches the thread to LC_GLOBAL_LOCALE, not back to what it had: a host
+ * thread that set its own locale with uselocale() would lose it in
+ * pam_open_session.  config_read_string is the only libconfig call here
+ * that switches locales (config_init, config_destroy and the setting
+ * getters do not), so it is the one wrapped.
+ */
+static int read_keeping_locale(config_t *config, const char *text)
+{
+	locale_t thread = uselocale((locale_t)0);
+	int rc = config_read_string(config, text);
+
+	uselocale(thread);
+	return rc;
+}
+
 int pml_policy_add_text(struct pml_policy *policy, const char *name,
 			const char *text, size_t len,
 			const struct pml_log *log)
@@ -497,7 +515,7 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 	if (end_with_newline(text, len, &parsed, &copy) < 0)
 		return -ENOMEM;
 	appended = copy != NULL;
-	read = config_read_string(config, parsed);
+	read = read_keeping_locale(config, parsed);
 	free(copy);
 	if (read != CONFIG_TRUE) {
 		if (config_error_type(config) == CONFIG_ERR_FILE_IO)

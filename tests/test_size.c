@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "policy.h"
 #include "size.h"
+#include "text.h"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)
@@ -249,6 +251,70 @@ START_TEST(formats_shares)
 }
 END_TEST
 
+/*
+ * What memlockctl show prints must read back (memlockctl(8) promises that
+ * its output is a valid policy), and what explain and the module's log
+ * print must read back too, " bytes" aside.  Over the whole range: each
+ * value through pml_format_bytes and through show's cli_format_value, then
+ * the parser, must give the same bytes.
+ */
+static void assert_round_trip(uint64_t bytes)
+{
+	struct pml_setting setting = { .key = PML_KEY_CEILING, .set = true,
+				       .amount = { PML_AMOUNT_BYTES, bytes, 0 } };
+	struct pml_amount back;
+	const char *why = NULL;
+	char human[64], shown[64];
+	size_t len;
+
+	pml_format_bytes(bytes, human, sizeof(human));
+	len = strlen(human);
+	if (len > 6 && strcmp(human + len - 6, " bytes") == 0)
+		human[len - 6] = '\0';
+	ck_assert_msg(pml_parse_size(human, &back, &why) == 0,
+		      "%llu prints as \"%s\", which does not parse: %s",
+		      (unsigned long long)bytes, human, why);
+	ck_assert_msg(back.bytes == bytes, "%llu prints as \"%s\", which reads as %llu",
+		      (unsigned long long)bytes, human, (unsigned long long)back.bytes);
+	cli_format_value(&setting, shown, sizeof(shown));
+	ck_assert_msg(pml_parse_size(shown, &back, &why) == 0 && back.bytes == bytes,
+		      "show prints %llu as \"%s\", which does not read back",
+		      (unsigned long long)bytes, shown);
+}
+
+START_TEST(formatted_bytes_read_back_over_the_whole_range)
+{
+	uint64_t x = 0x9e3779b97f4a7c15u;	/* a fixed seed: xorshift64 */
+	unsigned k, i;
+
+	for (k = 0; k < 64; k++) {
+		uint64_t p = (uint64_t)1 << k;
+
+		assert_round_trip(p);
+		assert_round_trip(p - 1);
+		assert_round_trip(p + 1);
+		/* Exact multiples with fractions, for the decimal forms. */
+		if (k >= 10) {
+			assert_round_trip(p + (p >> 1));
+			assert_round_trip(p + (p >> 2) + (p >> 3));
+		}
+	}
+	for (i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		assert_round_trip(x == PML_UNLIMITED ? x - 1 : x);
+		/* Whole KiB, MiB, GiB or TiB, of every magnitude. */
+		assert_round_trip(x >> (x & 63) << (10 * (1 + (x & 3))));
+	}
+	assert_round_trip(PML_BYTES_MAX);
+	assert_round_trip(PML_BYTES_MAX - 1);
+	assert_round_trip(PML_UNLIMITED);
+	assert_round_trip(1024 * TiB);
+	assert_round_trip(PML_BYTES_MAX & ~(TiB - 1));
+}
+END_TEST
+
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int main(void)
@@ -272,6 +338,7 @@ int main(void)
 	setlocale(LC_ALL, "C");
 	tcase_add_loop_test(tc, formats_bytes_exactly, 0, COUNT(formats));
 	tcase_add_test(tc, formats_shares);
+	tcase_add_test(tc, formatted_bytes_read_back_over_the_whole_range);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, skips, n_skips);
 }

@@ -194,7 +194,9 @@ int pml_parse_floor(const char *text, struct pml_amount *out, const char **why)
 
 void pml_format_bytes(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const names[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	/* Only units the parser takes, so that what show and explain print
+	 * reads back: 1 PiB prints as "1024 TiB". */
+	static const char *const names[] = { "KiB", "MiB", "GiB", "TiB" };
 	int i;
 
 	if (bytes == PML_UNLIMITED) {
@@ -202,7 +204,7 @@ void pml_format_bytes(uint64_t bytes, char *buf, size_t len)
 		return;
 	}
 	/* The largest unit in which the value is exact to three decimals. */
-	for (i = 5; i >= 0; i--) {
+	for (i = 3; i >= 0; i--) {
 		unsigned shift = 10 * (unsigned)(i + 1);
 		uint64_t unit = (uint64_t)1 << shift;
 		uint64_t whole = bytes >> shift;

@@ -41,8 +41,10 @@ int pml_parse_floor(const char *text, struct pml_amount *out, const char **why);
 
 /*
  * Writes a byte count the way a person reads it: "8 MiB", "1.5 GiB",
- * "12345 bytes", "unlimited".  Exact: a count that is not a whole number
- * of a unit to three decimals is printed in bytes.
+ * "1024 TiB", "12345 bytes", "unlimited".  Exact: a count that is not a
+ * whole number of a unit to three decimals is printed in bytes.  Units go
+ * up to TiB only, the largest the parser takes, so that every output but
+ * the " bytes" suffix reads back as the same count.
  */
 void pml_format_bytes(uint64_t bytes, char *buf, size_t len);
 

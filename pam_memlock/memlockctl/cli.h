@@ -24,7 +24,10 @@ struct cli_options {
 	const char *user;		/* explain */
 	const char *service;		/* explain --service */
 	bool strict;			/* check --strict */
-	bool json;			/* explain/show --json */
+	bool json;			/* explain/show/doctor --json */
+	const char *root;		/* doctor --root: prefix of every path read */
+	const char **services;		/* doctor --service, each */
+	size_t n_services;
 };
 
 /* What the logger handed to libpml saw. */
@@ -49,5 +52,6 @@ int cli_finish_output(int status);
 int cli_check(const struct cli_options *options);
 int cli_explain(const struct cli_options *options);
 int cli_show(const struct cli_options *options);
+int cli_doctor(const struct cli_options *options);
 
 #endif

@@ -23,6 +23,7 @@ enum option_id {
 	OPT_CONF = 'c',
 	OPT_HELP = 'h',
 	OPT_JSON = 'j',
+	OPT_ROOT = 'r',
 	OPT_SERVICE = 's',
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
@@ -31,6 +32,7 @@ enum option_id {
 #define OPTION_CONF { "conf", required_argument, NULL, OPT_CONF }
 #define OPTION_HELP { "help", no_argument, NULL, OPT_HELP }
 #define OPTION_JSON { "json", no_argument, NULL, OPT_JSON }
+#define OPTION_ROOT { "root", required_argument, NULL, OPT_ROOT }
 #define OPTION_SERVICE { "service", required_argument, NULL, OPT_SERVICE }
 #define OPTION_STRICT { "strict", no_argument, NULL, OPT_STRICT }
 #define OPTION_VERSION { "version", no_argument, NULL, OPT_VERSION }
@@ -47,26 +49,43 @@ static const struct option explain_options[] = {
 static const struct option show_options[] = {
 	OPTION_CONF, OPTION_JSON, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
 };
+static const struct option doctor_options[] = {
+	OPTION_CONF, OPTION_SERVICE, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
+	OPTION_VERSION, OPTIONS_END,
+};
 /* Every option of any command, to tell "not for this command" from
  * "no such option". */
 static const struct option all_options[] = {
-	OPTION_CONF, OPTION_HELP, OPTION_JSON, OPTION_SERVICE, OPTION_STRICT,
-	OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF, OPTION_HELP, OPTION_JSON, OPTION_ROOT, OPTION_SERVICE,
+	OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
+};
+
+/* The USER operand: none, required, or one that may be left out. */
+enum operand {
+	NO_USER,
+	USER,
+	OPTIONAL_USER,
 };
 
 struct command {
 	const char *name;
 	int (*run)(const struct cli_options *options);
 	const struct option *options;
-	bool takes_user;	/* one USER operand */
+	enum operand user;
+	bool many_services;	/* --service repeats, each one kept */
 };
 
 static const struct command commands[] = {
 	{ .name = "check", .run = cli_check, .options = check_options },
 	{ .name = "explain", .run = cli_explain, .options = explain_options,
-	  .takes_user = true },
+	  .user = USER },
 	{ .name = "show", .run = cli_show, .options = show_options },
+	{ .name = "doctor", .run = cli_doctor, .options = doctor_options,
+	  .user = OPTIONAL_USER, .many_services = true },
 };
+
+/* doctor --service, each; more than this many is a typo in a script. */
+#define SERVICES_MAX 256
 
 static void usage(FILE *out)
 {
@@ -74,6 +93,7 @@ static void usage(FILE *out)
 		"Usage: memlockctl check [--conf FILE] [--strict]\n"
 		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
 		"       memlockctl show [--conf FILE] [--json]\n"
+		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl --help | --version\n"
 		"\n"
 		"Check, explain and show the pam_memlock policy (RLIMIT_MEMLOCK).\n"
@@ -82,18 +102,23 @@ static void usage(FILE *out)
 		"  check          validate the policy; warn about what is likely wrong\n"
 		"  explain USER   the limits and mode the module would give USER, and why\n"
 		"  show           the effective policy, every value with its origin\n"
+		"  doctor [USER]  each PAM session path, layer by layer: ok, missing,\n"
+		"                 overridden or error, and the fix\n"
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
 		"                      and no memlock.d/ drop-ins (like conf= for the module)\n"
-		"  -s, --service NAME  the PAM service of the session (explain)\n"
+		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
+		"                      to check, repeatable (doctor)\n"
+		"  -r, --root DIR      read every file under DIR, not /proc (doctor)\n"
 		"      --strict        warnings fail the check too (check)\n"
-		"  -j, --json          print JSON (explain, show)\n"
+		"  -j, --json          print JSON (explain, show, doctor)\n"
 		"  -h, --help          print this help\n"
 		"  -V, --version       print the version\n"
 		"\n"
-		"Exit status: 0 OK, 1 invalid policy, unknown user or (with --strict)\n"
-		"warnings, 2 usage error.  See memlockctl(8).\n",
+		"Exit status: 0 OK, 1 invalid policy, unknown user, (with --strict)\n"
+		"warnings or (doctor) a path that is not ok, 2 usage error.\n"
+		"See memlockctl(8).\n",
 		PML_DEFAULT_CONF);
 }
 
@@ -179,8 +204,10 @@ static int unknown_option(const struct command *command, const char *given)
 
 int main(int argc, char **argv)
 {
+	static const char *services[SERVICES_MAX];
 	struct cli_options options = {
 		.source = { .path = PML_DEFAULT_CONF, .given = false, .owner = 0 },
+		.services = services,
 	};
 	const struct command *command;
 	const char *conf = NULL;
@@ -229,6 +256,16 @@ int main(int argc, char **argv)
 			if (optarg[0] == '\0')
 				return usage_error("%s needs a service name", "--service");
 			options.service = optarg;
+			if (command->many_services) {
+				if (options.n_services == SERVICES_MAX)
+					return usage_error("%s: too many", "--service");
+				services[options.n_services++] = optarg;
+			}
+			break;
+		case OPT_ROOT:
+			if (optarg[0] != '/')
+				return usage_error("%s needs an absolute directory", "--root");
+			options.root = optarg;
 			break;
 		case OPT_STRICT:
 			options.strict = true;
@@ -239,7 +276,8 @@ int main(int argc, char **argv)
 			return unknown_option(command, given);
 		}
 	}
-	if (command->takes_user) {
+	if (command->user == USER ||
+	    (command->user == OPTIONAL_USER && optind < argc)) {
 		if (optind >= argc)
 			return usage_error("%s needs a user name", command->name);
 		options.user = argv[optind++];

@@ -1,0 +1,359 @@
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "rootfs.h"
+
+static const char *const ssh_units[] = { "ssh.service", "sshd.service", NULL };
+static const char *const cron_units[] = { "cron.service", "crond.service", NULL };
+static const char *const login_units[] = { "getty@.service", "serial-getty@.service",
+					   "console-getty.service", NULL };
+static const char *const user_units[] = { "user@.service", NULL };
+static const char *const gdm_units[] = { "gdm.service", "gdm3.service", NULL };
+static const char *const lightdm_units[] = { "lightdm.service", NULL };
+static const char *const xrdp_units[] = { "xrdp-sesman.service", NULL };
+
+/* PAM service (or, ending in '*', a prefix of one) -> the units it runs in. */
+static const struct {
+	const char *service;
+	const char *const *units;
+} service_units[] = {
+	{ "sshd", ssh_units },
+	{ "cron", cron_units },
+	{ "login", login_units },
+	{ "systemd-user", user_units },
+	{ "gdm-*", gdm_units },
+	{ "lightdm*", lightdm_units },
+	{ "xrdp-sesman", xrdp_units },
+};
+
+/* Unit directories, strongest first. */
+static const char *const unit_dirs[] = {
+	"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
+	"/usr/lib/systemd/system", "/lib/systemd/system", NULL,
+};
+/* Where system.conf.d and user.conf.d drop-ins live, strongest first. */
+static const char *const manager_dirs[] = {
+	"/etc/systemd", "/run/systemd", "/usr/local/lib/systemd", "/usr/lib/systemd",
+	"/lib/systemd", NULL,
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *const *doc_service_units(const char *service)
+{
+	size_t i;
+
+	for (i = 0; i < N_OF(service_units); i++) {
+		const char *s = service_units[i].service;
+		size_t len = strlen(s);
+
+		if (s[len - 1] == '*' ? strncmp(service, s, len - 1) == 0
+				      : strcmp(service, s) == 0)
+			return service_units[i].units;
+	}
+	return NULL;
+}
+
+uint64_t doc_kernel_default(const char *release)
+{
+	unsigned major = 0, minor = 0;
+
+	if (sscanf(release, "%u.%u", &major, &minor) == 2 &&
+	    (major > 5 || (major == 5 && minor >= 16)))
+		return (uint64_t)8 << 20;
+	return (uint64_t)64 << 10;
+}
+
+/* systemd's parse_size with base 1024: "8M", "1.5G", "65536". */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	static const struct {
+		char suffix;
+		unsigned shift;
+	} units[] = {
+		{ 'B', 0 }, { 'K', 10 }, { 'M', 20 }, { 'G', 30 }, { 'T', 40 },
+		{ 'P', 50 }, { 'E', 60 },
+	};
+	unsigned long long whole, frac = 0, scale = 1;
+	unsigned shift = 0;
+	char *end;
+	size_t i;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	whole = strtoull(s, &end, 10);
+	if (errno != 0)
+		return false;
+	if (*end == '.') {
+		const char *f = end + 1;
+
+		while (isdigit((unsigned char)*f) && scale < 1000000000000ULL) {
+			frac = frac * 10 + (unsigned long long)(*f - '0');
+			scale *= 10;
+			f++;
+		}
+		end = (char *)f;
+	}
+	while (*end == ' ')
+		end++;
+	if (*end != '\0') {
+		for (i = 0; i < N_OF(units); i++)
+			if (*end == units[i].suffix)
+				break;
+		if (i == N_OF(units) || end[1] != '\0')
+			return false;
+		shift = units[i].shift;
+	}
+	if (shift < 64 && whole > (UINT64_MAX >> shift))
+		return false;
+	*out = ((uint64_t)whole << shift) + (uint64_t)(((long double)frac / scale) * ((uint64_t)1 << shift));
+	return true;
+}
+
+static bool parse_one(const char *s, struct doc_value *v)
+{
+	v->known = true;
+	if (strcmp(s, "infinity") == 0) {
+		v->bytes = DOC_UNLIMITED;
+		return true;
+	}
+	return parse_size(s, &v->bytes);
+}
+
+bool doc_parse_systemd_limit(const char *text, struct doc_value *soft,
+			     struct doc_value *hard, bool *empty)
+{
+	char buf[128], *colon;
+
+	*empty = text[0] == '\0';
+	if (*empty)
+		return true;
+	if (strlen(text) >= sizeof(buf))
+		return false;
+	strcpy(buf, text);
+	colon = strchr(buf, ':');
+	if (colon == NULL)
+		return parse_one(buf, soft) && parse_one(buf, hard);
+	*colon = '\0';
+	return parse_one(buf, soft) && parse_one(colon + 1, hard);
+}
+
+/*
+ * Reads KEY= in [SECTION] of ROOT/PATH into *out: the last assignment
+ * wins, an empty one resets.  A commented "#KEY=value" (systemd's shipped
+ * files document built-in defaults that way) goes to *documented.
+ */
+static void read_setting(const char *root, const char *path, const char *section,
+			 const char *key, struct doc_setting *out,
+			 struct doc_setting *documented)
+{
+	struct doc_text text;
+	size_t pos = 0, klen = strlen(key);
+	unsigned lineno = 0;
+	bool in_section = false;
+
+	if (doc_read(root, path, &text) < 0)
+		return;
+	while (pos < text.len) {
+		char *line = text.data + pos, *nl = memchr(line, '\n', text.len - pos);
+		size_t len = nl != NULL ? (size_t)(nl - line) : text.len - pos;
+		char buf[512];
+
+		pos += len + 1;
+		lineno++;
+		if (len >= sizeof(buf))
+			continue;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		line = buf + strspn(buf, " \t");
+		while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
+			buf[--len] = '\0';
+		if (line[0] == '[') {
+			in_section = strncmp(line + 1, section, strlen(section)) == 0 &&
+				     line[1 + strlen(section)] == ']';
+			continue;
+		}
+		if (!in_section)
+			continue;
+		if (documented != NULL && line[0] == '#' && strncmp(line + 1, key, klen) == 0 &&
+		    line[1 + klen] == '=') {
+			bool empty;
+
+			if (doc_parse_systemd_limit(line + 2 + klen, &documented->soft,
+						    &documented->hard, &empty) && !empty) {
+				documented->set = true;
+				snprintf(documented->file, sizeof(documented->file), "%s", path);
+				documented->line = lineno;
+				snprintf(documented->what, sizeof(documented->what), "#%s", line + 1);
+			}
+			continue;
+		}
+		if (strncmp(line, key, klen) == 0) {
+			const char *v = line + klen;
+			bool empty;
+			struct doc_value soft, hard;
+
+			v += strspn(v, " \t");
+			if (*v != '=')
+				continue;
+			v++;
+			v += strspn(v, " \t");
+			/* systemd ignores a value it cannot parse, with a warning. */
+			if (!doc_parse_systemd_limit(v, &soft, &hard, &empty))
+				continue;
+			if (empty) {
+				out->set = false;
+				continue;
+			}
+			out->set = true;
+			out->soft = soft;
+			out->hard = hard;
+			snprintf(out->file, sizeof(out->file), "%s", path);
+			out->line = lineno;
+			snprintf(out->what, sizeof(out->what), "%s", line);
+		}
+	}
+	doc_text_free(&text);
+}
+
+/* Drop-ins NAME.d/ *.conf over DIRS: a name in a stronger directory hides
+ * the same name in a weaker one; all are read in name order. */
+static void read_dropins(const char *root, const char *const *dirs, const char *name,
+			 const char *section, const char *key, struct doc_setting *out)
+{
+	char *seen[256];
+	const char *from[256];
+	size_t n_seen = 0, i, j, d;
+
+	for (d = 0; dirs[d] != NULL; d++) {
+		char dir[DOC_PATH_MAX], **names;
+		size_t n;
+
+		snprintf(dir, sizeof(dir), "%s/%s.d", dirs[d], name);
+		if (doc_list_dir(root, dir, ".conf", &names, &n) < 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < n_seen; j++)
+				if (strcmp(seen[j], names[i]) == 0)
+					break;
+			if (j < n_seen || n_seen == N_OF(seen)) {
+				free(names[i]);
+				continue;
+			}
+			seen[n_seen] = names[i];
+			from[n_seen++] = dirs[d];
+		}
+		free(names);
+	}
+	/* In name order, as systemd reads them. */
+	for (i = 0; i < n_seen; i++)
+		for (j = i + 1; j < n_seen; j++)
+			if (strcmp(seen[j], seen[i]) < 0) {
+				char *t = seen[i];
+				const char *f = from[i];
+
+				seen[i] = seen[j];
+				from[i] = from[j];
+				seen[j] = t;
+				from[j] = f;
+			}
+	for (i = 0; i < n_seen; i++) {
+		char path[DOC_PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s.d/%s", from[i], name, seen[i]);
+		read_setting(root, path, section, key, out, NULL);
+		free(seen[i]);
+	}
+}
+
+/* The manager's DefaultLimitMEMLOCK for "system" or "user". */
+static void manager_default(const char *root, const char *which, struct doc_setting *out,
+			    struct doc_setting *documented)
+{
+	char main_file[64], name[32];
+
+	snprintf(main_file, sizeof(main_file), "/etc/systemd/%s.conf", which);
+	snprintf(name, sizeof(name), "%s.conf", which);
+	read_setting(root, main_file, "Manager", "DefaultLimitMEMLOCK", out, documented);
+	read_dropins(root, manager_dirs, name, "Manager", "DefaultLimitMEMLOCK", out);
+}
+
+void doc_user_manager_default(const char *root, struct doc_setting *out)
+{
+	memset(out, 0, sizeof(*out));
+	manager_default(root, "user", out, NULL);
+}
+
+void doc_session_start(const char *root, const char *service, struct doc_start *out)
+{
+	const char *const *units = doc_service_units(service);
+	struct doc_setting documented;
+	struct utsname uts;
+	size_t u, d;
+
+	memset(out, 0, sizeof(*out));
+	memset(&documented, 0, sizeof(documented));
+	out->has_unit = units != NULL;
+	if (units == NULL) {
+		snprintf(out->value.what, sizeof(out->value.what),
+			 "no unit: the session starts from its caller's limits");
+		return;
+	}
+	for (u = 0; units[u] != NULL && out->unit == NULL; u++)
+		for (d = 0; unit_dirs[d] != NULL; d++) {
+			char path[DOC_PATH_MAX];
+
+			snprintf(path, sizeof(path), "%s/%s", unit_dirs[d], units[u]);
+			if (doc_exists(root, path)) {
+				out->unit = units[u];
+				read_setting(root, path, "Service", "LimitMEMLOCK", &out->value, NULL);
+				break;
+			}
+		}
+	if (out->unit == NULL) {
+		out->has_unit = false;
+		snprintf(out->value.what, sizeof(out->value.what),
+			 "no unit file for %s: the start is unknown", units[0]);
+		return;
+	}
+	read_dropins(root, unit_dirs, "service", "Service", "LimitMEMLOCK", &out->value);
+	read_dropins(root, unit_dirs, out->unit, "Service", "LimitMEMLOCK", &out->value);
+	if (out->value.set) {
+		char what[sizeof(out->value.what)];
+
+		snprintf(what, sizeof(what), "%s", out->value.what);
+		snprintf(out->value.what, sizeof(out->value.what), "%s: %.300s", out->unit, what);
+		return;
+	}
+	manager_default(root, "system", &out->value, &documented);
+	if (out->value.set) {
+		char what[sizeof(out->value.what)];
+
+		snprintf(what, sizeof(what), "%s", out->value.what);
+		snprintf(out->value.what, sizeof(out->value.what),
+			 "%s sets no LimitMEMLOCK; manager default %.300s", out->unit, what);
+		return;
+	}
+	if (documented.set) {
+		out->value = documented;
+		snprintf(out->value.what, sizeof(out->value.what),
+			 "%s sets no LimitMEMLOCK, system.conf no DefaultLimitMEMLOCK: systemd's built-in default for services, which its system.conf documents",
+			 out->unit);
+		return;
+	}
+	out->value.set = true;
+	out->value.soft.known = out->value.hard.known = true;
+	out->value.soft.bytes = out->value.hard.bytes =
+		doc_kernel_default(uname(&uts) == 0 ? uts.release : "0.0");
+	out->value.file[0] = '\0';
+	snprintf(out->value.what, sizeof(out->value.what),
+		 "%s sets no LimitMEMLOCK, system.conf no DefaultLimitMEMLOCK: the kernel default for Linux %s",
+		 out->unit, uname(&uts) == 0 ? uts.release : "(unknown)");
+}

@@ -390,6 +390,7 @@ static void check_path(const struct doctor *d, const char *service, struct path 
 		       struct doc_stack *st)
 {
 	const struct doc_handler *overrider = NULL, *memlock_seen = NULL, *limits_ran = NULL;
+	const struct doc_handler *dry_run_seen = NULL;
 	struct doc_value soft, hard;
 	struct doc_start start;
 	struct step *s;
@@ -442,8 +443,14 @@ static void check_path(const struct doctor *d, const char *service, struct path 
 			continue;
 		}
 		if (memlock) {
-			memlock_seen = h;
+			size_t before = p->n_steps;
+
 			run_memlock(d, p, h, &soft, &hard, &last_is_memlock);
+			/* With dry_run it runs but applies nothing. */
+			if (p->n_steps > before && p->steps[before].changes)
+				memlock_seen = h;
+			else if (p->n_steps > before)
+				dry_run_seen = h;
 		} else {
 			limits_ran = h;
 			run_limits(d, p, h, &soft, &hard, &last_is_memlock, &overrider);
@@ -488,7 +495,10 @@ static void check_path(const struct doctor *d, const char *service, struct path 
 
 		p->verdict = V_MISSING;
 		p->has_fix = true;
-		if (after != NULL)
+		if (dry_run_seen != NULL && dry_run_seen->file != NULL)
+			snprintf(p->fix, sizeof(p->fix), "remove dry_run from %.500s line %u",
+				 dry_run_seen->file, dry_run_seen->line);
+		else if (after != NULL)
 			snprintf(p->fix, sizeof(p->fix),
 				 "add \"%s\" to %s, right after line %u%s", FIX_LINE, after->file,
 				 after->line, after == limits_ran ? " (pam_limits)" : "");

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# memlockctl doctor against Debian's own files: the packages are fetched
+# with apt-get download (cached in PML_DOCTOR_CACHE, /var/cache/pml-doctor
+# by default, reused when present), unpacked with dpkg-deb -x into a root,
+# common-* generated there by the real pam-auth-update with pam_memlock's
+# profile, and doctor run with --root.  Nothing of this machine is written:
+# pam-auth-update runs in a private mount namespace with a scratch debconf.
+# Prints TAP; skips, with the reason, where the registry cannot be reached.
+set -u
+
+ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+src=${PML_SRCDIR:?run with make check}
+cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}
+packages="openssh-server login util-linux sudo cron systemd libpam-runtime
+	libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
+	libpam-gnome-keyring"
+cases=14
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do echo "# $line"; done
+}
+skip_rest() {
+	while [ "$n" -lt "$cases" ]; do
+		n=$((n + 1))
+		echo "ok $n - doctor on Debian's files $n # SKIP $1"
+	done
+	exit 0
+}
+
+echo "1..$cases"
+command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+	skip_rest "apt-get and dpkg-deb are not installed (not Debian)"
+[ "$(id -u)" = 0 ] || skip_rest "the policy must be owned by root: run as root"
+command -v pam-auth-update >/dev/null ||
+	skip_rest "pam-auth-update is not installed"
+unshare -m --propagation private true 2>/dev/null ||
+	skip_rest "unshare -m is not permitted here"
+
+# 1. Fetch what the cache lacks.
+mkdir -p "$cache" || skip_rest "cannot create $cache"
+missing=
+for p in $packages; do
+	ls "$cache/${p}_"*.deb >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	(cd "$cache" && apt-get download $missing) >"$cache/download.log" 2>&1 ||
+		skip_rest "apt-get download failed (no registry?): $(tail -1 "$cache/download.log")"
+fi
+ok "the packages are in $cache"
+
+scratch=$(mktemp -d /tmp/pml-doctor-deb-XXXXXX) || exit 99
+trap 'rm -rf "$scratch"' EXIT
+root=$scratch/root
+mkdir -p "$root"
+
+# 2. Unpack every package into the root, as dpkg would leave it.
+unpacked=true
+for deb in "$cache"/*.deb; do
+	dpkg-deb -x "$deb" "$root" || unpacked=false
+done
+if $unpacked && [ -f "$root/etc/pam.d/sshd" ] && [ -f "$root/usr/share/pam/common-session" ]; then
+	ok "the packages unpack into a root"
+else
+	not_ok "the packages unpack into a root"
+	skip_rest "no root to check"
+fi
+
+# 3. What the postinsts do that matters here: libpam-runtime's copies the
+# common-* templates; our package adds its profile and the module, the
+# admin installs the policy; pam-auth-update --package --force (what the
+# postinst runs on a fresh install) writes the stacks.
+cp "$root"/usr/share/pam/common-auth "$root"/usr/share/pam/common-account \
+	"$root"/usr/share/pam/common-password "$root"/usr/share/pam/common-session \
+	"$root"/usr/share/pam/common-session-noninteractive "$root/etc/pam.d/"
+cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
+install -m 0644 "$src/conf/memlock.conf" -D "$root/etc/security/memlock.conf"
+moddir=$root/lib/x86_64-linux-gnu/security
+install -m 0644 /dev/null "$moddir/pam_memlock.so"
+mkdir -p "$scratch/debconf" "$root/var/lib/pam"
+unshare -m --propagation private sh -c '
+	mount --bind "$1" /var/cache/debconf &&
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
+		pam-auth-update --root "$2" --package --force </dev/null' sh "$scratch/debconf" "$root" \
+	>"$scratch/pam-auth-update.log" 2>&1
+if grep -q pam_memlock "$root/etc/pam.d/common-session" &&
+   grep -q pam_memlock "$root/etc/pam.d/common-session-noninteractive"; then
+	ok "pam-auth-update puts pam_memlock in both common-session stacks"
+else
+	not_ok "pam-auth-update puts pam_memlock in both common-session stacks" \
+		"$(cat "$scratch/pam-auth-update.log")"
+fi
+
+# The line number of the first stack line (not a comment) naming MODULE.
+line_of() {
+	awk -v m="$2" '!/^[ \t]*#/ && index($0, m) { print NR; exit }' "$root$1"
+}
+
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	>"$scratch/all.json" 2>"$scratch/all.err"
+status=$?
+
+# verdict SERVICE: the verdict doctor gave SERVICE, from the JSON.
+verdict() {
+	python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for p in doc["paths"]:
+    if p["service"] == sys.argv[2]:
+        print(p["verdict"], p["fix"] or "")
+        break
+else:
+    print("absent")' "$scratch/all.json" "$1"
+}
+
+# 4-5. sshd and cron: Debian runs pam_limits after common-session there.
+for svc in sshd cron; do
+	line=$(line_of /etc/pam.d/$svc pam_limits.so)
+	want="overridden add \"session optional pam_memlock.so\" to /etc/pam.d/$svc, right after line $line (pam_limits)"
+	got=$(verdict $svc)
+	if [ "$got" = "$want" ]; then
+		ok "$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix"
+	else
+		not_ok "$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix" \
+			"want: $want" "got:  $got"
+	fi
+done
+
+# 6-10. The stacks where common-session comes after pam_limits.
+for svc in login su sudo sudo-i systemd-user; do
+	got=$(verdict $svc)
+	if [ "$got" = "ok " ]; then
+		ok "$svc is ok with the module from pam-auth-update"
+	else
+		not_ok "$svc is ok with the module from pam-auth-update" "got: $got"
+	fi
+done
+
+# 11. runuser has no common-session at all.
+got=$(verdict runuser)
+line=$(line_of /etc/pam.d/runuser pam_limits.so)
+want="missing add \"session optional pam_memlock.so\" to /etc/pam.d/runuser, right after line $line (pam_limits)"
+if [ "$got" = "$want" ]; then
+	ok "runuser is missing the module, with the fix"
+else
+	not_ok "runuser is missing the module, with the fix" "want: $want" "got:  $got"
+fi
+
+# 12. Some path is not ok, so doctor exits 1.
+if [ "$status" = 1 ]; then
+	ok "doctor exits 1 when a path is not ok"
+else
+	not_ok "doctor exits 1 when a path is not ok" "status $status" "$(cat "$scratch/all.err")"
+fi
+
+# 13. The admin's fix for sshd and cron: the line after pam_limits.
+for svc in sshd cron; do
+	line=$(line_of /etc/pam.d/$svc pam_limits.so)
+	sed -i "${line}a session optional pam_memlock.so" "$root/etc/pam.d/$svc"
+done
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	--service sshd --service cron >"$scratch/all.json" 2>&1
+status=$?
+if [ "$(verdict sshd)" = "ok " ] && [ "$(verdict cron)" = "ok " ] && [ "$status" = 0 ]; then
+	ok "after the fix sshd and cron are ok, and doctor exits 0"
+else
+	not_ok "after the fix sshd and cron are ok, and doctor exits 0" \
+		"sshd: $(verdict sshd)" "cron: $(verdict cron)" "status $status"
+fi
+
+# 14. Speed: the whole of Debian's pam.d, 20 runs (the number is for the
+# log, not a pass mark: timing tests fail on busy machines).
+start=$(date +%s%N)
+for i in $(seq 20); do
+	"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf >/dev/null 2>&1
+done
+end=$(date +%s%N)
+ok "the full Debian pam.d took $(( (end - start) / 20000000 )) ms a run (20 runs)"

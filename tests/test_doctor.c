@@ -1,0 +1,429 @@
+/*
+ * doctor's models on their own: the PAM stack resolver and walk
+ * (pamstack.c), the pam_limits model (limits.c) and systemd's limit
+ * values (units.c), on files written to a private root.  No NSS: users
+ * are made up, and no line names a group by name.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "limits.h"
+#include "pamstack.h"
+#include "units.h"
+
+static char root[64];
+
+/* Writes TEXT to ROOT/PATH, making the directories. */
+static void put(const char *path, const char *text)
+{
+	char full[512], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	for (slash = strchr(full + strlen(root) + 1, '/'); slash != NULL;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(full, 0755);
+		*slash = '/';
+	}
+	f = fopen(full, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void setup(void)
+{
+	snprintf(root, sizeof(root), "/tmp/pml-test-doctor-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	put("/lib/x86_64-linux-gnu/security/pam_permit.so", "");
+	put("/lib/x86_64-linux-gnu/security/pam_deny.so", "");
+	put("/lib/x86_64-linux-gnu/security/pam_limits.so", "");
+	put("/lib/x86_64-linux-gnu/security/pam_memlock.so", "");
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The names of the handlers that ran, space-separated. */
+static const char *ran(struct doc_stack *s)
+{
+	static char buf[4096];
+	size_t i;
+
+	buf[0] = '\0';
+	doc_stack_walk(s);
+	for (i = 0; i < s->n; i++)
+		if (s->h[i].ran) {
+			strcat(buf, buf[0] != '\0' ? " " : "");
+			strcat(buf, s->h[i].name);
+		}
+	return buf;
+}
+
+START_TEST(debian_common_session_skips_pam_deny)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/common-session",
+	    "session [default=1] pam_permit.so\n"
+	    "session requisite pam_deny.so\n"
+	    "session required pam_permit.so\n"
+	    "session optional pam_memlock.so\n");
+	put("/etc/pam.d/svc", "@include common-session\nsession required pam_limits.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	ck_assert_str_eq(ran(&s), "pam_permit pam_permit pam_memlock pam_limits");
+	ck_assert(!s.session_fails);
+	ck_assert_str_eq(s.h[3].file, "/etc/pam.d/common-session");
+	ck_assert_uint_eq(s.h[3].line, 4);
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(success_jump_skips_and_default_ignore)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/svc",
+	    "session [success=2 default=ignore] pam_permit.so\n"
+	    "session required pam_limits.so\n"
+	    "session required pam_deny.so\n"
+	    "session optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_str_eq(ran(&s), "pam_permit pam_memlock");
+	ck_assert_int_eq(s.h[0].actions[DOC_RET_SUCCESS], 2);
+	ck_assert_int_eq(s.h[0].actions[DOC_RET_MODULE_UNKNOWN], DOC_ACT_IGNORE);
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(simple_controls)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/svc",
+	    "session sufficient pam_permit.so\n"
+	    "session required pam_limits.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	/* sufficient succeeds: done, pam_limits never runs. */
+	ck_assert_str_eq(ran(&s), "pam_permit");
+	doc_stack_free(&s);
+	put("/etc/pam.d/svc",
+	    "session requisite pam_deny.so\n"
+	    "session optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_str_eq(ran(&s), "pam_deny");
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(jump_does_not_leave_a_substack)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/sub", "session [success=1 default=ignore] pam_permit.so\n");
+	put("/etc/pam.d/svc", "session substack sub\nsession optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_int_eq(s.h[0].kind, DOC_H_SUBSTACK);
+	ck_assert_uint_eq(s.h[1].level, 1);
+	/* The jump has nowhere to go inside the substack: a bad jump. */
+	ck_assert_str_eq(ran(&s), "pam_permit pam_memlock");
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+	/* The same through include: the jump skips pam_memlock. */
+	put("/etc/pam.d/svc", "session include sub\nsession optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_str_eq(ran(&s), "pam_permit");
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(a_substack_counts_as_one_for_a_jump)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/sub", "session optional pam_limits.so\nsession optional pam_permit.so\n");
+	put("/etc/pam.d/svc",
+	    "session [success=1 default=ignore] pam_permit.so\n"
+	    "session substack sub\n"
+	    "session optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_str_eq(ran(&s), "pam_permit pam_memlock");
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(dash_hides_a_missing_module_only_from_the_log)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/svc", "-session optional pam_nothere.so\nsession optional pam_gone.so\n"
+	    "session optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 1);
+	ck_assert_uint_eq(s.problems[0].line, 2);
+	ck_assert(s.h[0].silent && !s.h[0].found);
+	ck_assert_str_eq(ran(&s), "pam_memlock");
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(missing_include_and_loop_are_problems)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/svc", "session include nowhere\nsession optional pam_memlock.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 1);
+	ck_assert_str_eq(s.problems[0].file, "/etc/pam.d/svc");
+	ck_assert_uint_eq(s.problems[0].line, 1);
+	ck_assert_int_eq(s.h[0].kind, DOC_H_MUST_FAIL);
+	ran(&s);
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+	put("/etc/pam.d/a", "session include b\n");
+	put("/etc/pam.d/b", "@include a\n");
+	put("/etc/pam.d/svc", "session include a\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_ge(s.n_problems, 1);
+	ck_assert_ptr_nonnull(strstr(s.problems[0].message, "include loop"));
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(at_include_reads_etc_only_include_reads_the_vendor_dir)
+{
+	struct doc_stack s;
+
+	put("/usr/lib/pam.d/vendor", "session optional pam_memlock.so\n");
+	put("/etc/pam.d/svc", "session include vendor\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	doc_stack_free(&s);
+	put("/etc/pam.d/svc", "@include vendor\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 1);
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(other_stands_in_for_a_service_without_session_lines)
+{
+	struct doc_stack s;
+
+	put("/etc/pam.d/other", "session optional pam_memlock.so\n");
+	put("/etc/pam.d/svc", "auth required pam_permit.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert(s.from_other);
+	ck_assert_str_eq(s.file, "/etc/pam.d/other");
+	ck_assert(!doc_service_has_session(root, "svc"));
+	doc_stack_free(&s);
+}
+END_TEST
+
+START_TEST(garbage_and_continuations)
+{
+	static const char text[] = "session optional \\\n  pam_memlock.so conf=/x # c\n"
+				   "\x1b[31m\xff garbage\n";
+	struct doc_stack s;
+	bool present;
+	char *v;
+
+	put("/etc/pam.d/svc", text);
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_str_eq(s.h[0].args, "conf=/x");
+	ck_assert_uint_eq(s.n_problems, 1);
+	ck_assert_uint_eq(s.problems[0].line, 3);
+	ck_assert_ptr_null(strchr(s.problems[0].message, 0x1b));
+	v = doc_arg_value(s.h[0].args, "conf", &present);
+	ck_assert(present);
+	ck_assert_str_eq(v, "/x");
+	free(v);
+	doc_stack_free(&s);
+}
+END_TEST
+
+/* --- pam_limits. */
+
+static gid_t alice_groups[] = { 1000, 27 };
+static const struct doc_user alice = { "alice", 1000, 1000, alice_groups, 2 };
+static const struct doc_user root_user = { "root", 0, 0, NULL, 0 };
+
+static struct doc_limits_result limits(const struct doc_user *user, bool set_all)
+{
+	struct doc_limits_request rq = {
+		.root = root,
+		.set_all = set_all,
+		.user = user,
+		.pid1_soft = { 100 << 20, true },
+		.pid1_hard = { 200 << 20, true },
+		.soft = { 64 << 10, true },
+		.hard = { 64 << 10, true },
+	};
+	struct doc_limits_result r;
+
+	ck_assert_int_eq(doc_limits_eval(&rq, &r), 0);
+	return r;
+}
+
+START_TEST(limits_precedence)
+{
+	struct doc_limits_result r;
+
+	put("/etc/security/limits.conf", "alice soft memlock 1024\n* - memlock 2048\n");
+	put("/etc/security/limits.d/10-a.conf", "* hard memlock 4096\n");
+	put("/etc/security/limits.d/20-b.conf", "@27: hard memlock 8\n");
+	r = limits(&alice, false);
+	ck_assert(r.sets);
+	/* The user's line wins over the later "*" one... */
+	ck_assert_int_eq(r.soft.rank, DOC_RANK_USER);
+	ck_assert_str_eq(r.soft.file, "/etc/security/limits.conf");
+	/* ...and a group's (gid 27, supplementary) over "*" in any file. */
+	ck_assert_uint_eq(r.hard.value.bytes, 8 * 1024);
+	ck_assert_str_eq(r.hard.file, "/etc/security/limits.d/20-b.conf");
+	/* pam_limits lowers soft (1 MiB) to hard. */
+	ck_assert_uint_eq(r.soft.value.bytes, 8 * 1024);
+	doc_limits_free(&r);
+	/* Root gets neither "*" nor groups. */
+	r = limits(&root_user, false);
+	ck_assert(!r.sets);
+	doc_limits_free(&r);
+}
+END_TEST
+
+START_TEST(limits_ranges_quirk_and_exemption)
+{
+	struct doc_limits_result r;
+
+	put("/etc/security/limits.conf",
+	    "1000:1999 soft memlock 16\n"	/* uid range: the user's rank */
+	    "@1000: - memlock 32\n");		/* gid range: soft is stronger, so hard stays too */
+	r = limits(&alice, false);
+	ck_assert_uint_eq(r.soft.value.bytes, 16 * 1024);
+	ck_assert_int_eq(r.hard.rank, DOC_RANK_NONE);
+	ck_assert_uint_eq(r.hard.value.bytes, 64 << 10);
+	doc_limits_free(&r);
+	put("/etc/security/limits.conf", "alice -\n* - memlock 1\n");
+	r = limits(&alice, true);
+	ck_assert(r.exempt && !r.sets);
+	ck_assert_uint_eq(r.exempt_line, 1);
+	doc_limits_free(&r);
+}
+END_TEST
+
+START_TEST(limits_set_all_and_any_user)
+{
+	struct doc_limits_result r;
+
+	put("/etc/security/limits.conf", "# nothing\nbob - memlock unlimited\n");
+	r = limits(&alice, true);
+	ck_assert(r.sets);
+	ck_assert_uint_eq(r.soft.value.bytes, 100 << 20);
+	ck_assert_uint_eq(r.hard.value.bytes, 200 << 20);
+	doc_limits_free(&r);
+	r = limits(NULL, false);
+	ck_assert(!r.sets && r.depends_on_user);
+	ck_assert_uint_eq(r.user_line, 2);
+	doc_limits_free(&r);
+}
+END_TEST
+
+START_TEST(limits_bad_lines_and_unreadable_files)
+{
+	struct doc_limits_result r;
+
+	put("/etc/security/limits.conf", "alice soft memlock lots\n");
+	r = limits(&alice, false);
+	ck_assert(!r.sets && !r.failed);
+	ck_assert_uint_eq(r.problem_line, 1);
+	doc_limits_free(&r);
+	unlink(strcat(strcpy((char[512]){ 0 }, root), "/etc/security/limits.conf"));
+	r = limits(&alice, true);
+	ck_assert(r.failed && !r.sets);
+	doc_limits_free(&r);
+}
+END_TEST
+
+/* --- systemd values and /proc. */
+
+START_TEST(systemd_values)
+{
+	struct doc_value s, h;
+	bool empty;
+
+	ck_assert(doc_parse_systemd_limit("8M", &s, &h, &empty) && !empty);
+	ck_assert_uint_eq(s.bytes, 8 << 20);
+	ck_assert_uint_eq(h.bytes, 8 << 20);
+	ck_assert(doc_parse_systemd_limit("1K:infinity", &s, &h, &empty));
+	ck_assert_uint_eq(s.bytes, 1024);
+	ck_assert_uint_eq(h.bytes, DOC_UNLIMITED);
+	ck_assert(doc_parse_systemd_limit("", &s, &h, &empty) && empty);
+	ck_assert(!doc_parse_systemd_limit("lots", &s, &h, &empty));
+	ck_assert_uint_eq(doc_kernel_default("5.15.0-91-generic"), 64 << 10);
+	ck_assert_uint_eq(doc_kernel_default("5.16.0"), 8 << 20);
+	ck_assert_uint_eq(doc_kernel_default("6.1.0-18-amd64"), 8 << 20);
+	ck_assert(doc_parse_proc_limits("Limit  Soft Limit  Hard Limit  Units\n"
+					"Max locked memory  8388608  unlimited  bytes\n",
+					&s, &h) == 0);
+	ck_assert_uint_eq(s.bytes, 8 << 20);
+	ck_assert_uint_eq(h.bytes, DOC_UNLIMITED);
+}
+END_TEST
+
+START_TEST(unit_dropins_override_the_unit)
+{
+	struct doc_start st;
+
+	put("/lib/systemd/system/ssh.service", "[Service]\nLimitMEMLOCK=16M\n");
+	put("/etc/systemd/system/ssh.service.d/10-x.conf", "[Service]\nLimitMEMLOCK=1M:2M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert_str_eq(st.unit, "ssh.service");
+	ck_assert_uint_eq(st.value.soft.bytes, 1 << 20);
+	ck_assert_uint_eq(st.value.hard.bytes, 2 << 20);
+	ck_assert_uint_eq(st.value.line, 2);
+	put("/etc/systemd/system/ssh.service.d/10-x.conf", "[Service]\nLimitMEMLOCK=\n");
+	put("/etc/systemd/system.conf", "[Manager]\nDefaultLimitMEMLOCK=3M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert_uint_eq(st.value.soft.bytes, 3 << 20);
+	doc_session_start(root, "su", &st);
+	ck_assert(!st.has_unit && !st.value.set);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("doctor");
+	TCase *tc = tcase_create("doctor");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, debian_common_session_skips_pam_deny);
+	tcase_add_test(tc, success_jump_skips_and_default_ignore);
+	tcase_add_test(tc, simple_controls);
+	tcase_add_test(tc, jump_does_not_leave_a_substack);
+	tcase_add_test(tc, a_substack_counts_as_one_for_a_jump);
+	tcase_add_test(tc, dash_hides_a_missing_module_only_from_the_log);
+	tcase_add_test(tc, missing_include_and_loop_are_problems);
+	tcase_add_test(tc, at_include_reads_etc_only_include_reads_the_vendor_dir);
+	tcase_add_test(tc, other_stands_in_for_a_service_without_session_lines);
+	tcase_add_test(tc, garbage_and_continuations);
+	tcase_add_test(tc, limits_precedence);
+	tcase_add_test(tc, limits_ranges_quirk_and_exemption);
+	tcase_add_test(tc, limits_set_all_and_any_user);
+	tcase_add_test(tc, limits_bad_lines_and_unreadable_files);
+	tcase_add_test(tc, systemd_values);
+	tcase_add_test(tc, unit_dropins_override_the_unit);
+	suite_add_tcase(s, tc);
+	return pml_run_tap(s, NULL, 0);
+}

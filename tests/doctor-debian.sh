@@ -54,7 +54,9 @@ fi
 ok "the packages are in $cache"
 
 scratch=$(mktemp -d /tmp/pml-doctor-deb-XXXXXX) || exit 99
-trap 'rm -rf "$scratch"' EXIT
+# PML_DOCTOR_KEEP=1 keeps the root (for benchmarks: see the README).
+[ -n "${PML_DOCTOR_KEEP:-}" ] && echo "# root kept in $scratch/root" ||
+	trap 'rm -rf "$scratch"' EXIT
 root=$scratch/root
 mkdir -p "$root"
 
@@ -87,6 +89,8 @@ unshare -m --propagation private sh -c '
 	DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
 		pam-auth-update --root "$2" --package --force </dev/null' sh "$scratch/debconf" "$root" \
 	>"$scratch/pam-auth-update.log" 2>&1
+# The postinst then drops the copies --force keeps.
+rm -f "$root"/etc/pam.d/*.pam-old
 if grep -q pam_memlock "$root/etc/pam.d/common-session" &&
    grep -q pam_memlock "$root/etc/pam.d/common-session-noninteractive"; then
 	ok "pam-auth-update puts pam_memlock in both common-session stacks"

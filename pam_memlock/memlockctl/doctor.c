@@ -271,13 +271,13 @@ static void run_memlock(const struct doctor *d, struct path *p, const struct doc
 		if (dry_run) {
 			snprintf(s->effect, sizeof(s->effect),
 				 "dry_run: computes %s (%s) and changes nothing", target,
-				 dec->mode == PML_MODE_SET ? "set" : "raise");
+				 pml_mode_name(dec->mode->mode));
 		} else {
-			plan(dec->mode, soft, hard, dec->soft.bytes, dec->hard.bytes);
+			plan(dec->mode->mode, soft, hard, dec->soft.bytes, dec->hard.bytes);
 			s->changes = true;
 			pair_text(*soft, *hard, text, sizeof(text));
 			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
-				 dec->mode == PML_MODE_SET ? "sets" : "raises", target, shown(d, conf),
+				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, shown(d, conf),
 				 p->depends_on_user ? " (for users no rule names)" : "", text);
 		}
 		pml_evaluation_free(&e);

@@ -87,7 +87,9 @@ console_login() {
 		</dev/null 2>"$E2E_CASE/login.log"
 }
 su_login() { su -l "$E2E_USER" -c "$show" </dev/null; }
+su_plain() { su "$E2E_USER" -c "$show" </dev/null; }
 sudo_login() { sudo -i -u "$E2E_USER" "$show" </dev/null; }
+sudo_plain() { sudo -u "$E2E_USER" "$show" </dev/null; }
 runuser_login() { runuser -l "$E2E_USER" -c "$show" </dev/null; }
 pamname_service() {
 	systemd-run --quiet --wait --pipe -p PAMName=login -p User="$E2E_USER" "$show" </dev/null
@@ -153,10 +155,33 @@ tap_todo_is() {
 	fi
 }
 
-tap_plan 24
+tap_plan 27
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
+# stack_order SERVICE: where the service's stack has pam_limits against its
+# include of the common session stack, as the README and pam_memlock(8)
+# describe Debian's stacks.
+stack_order() {
+	local f=/etc/pam.d/$1
+	[ -e "$f" ] || f=/usr/lib/pam.d/$1
+	awk -v s="$1" '
+		/^[ \t]*#/ { next }
+		/^session[ \t].*pam_limits\.so/ && !l { l = NR }
+		/^@include[ \t]+common-session/ && !i { i = NR }
+		/^session[ \t]+include[ \t]/ { inc = $3 }
+		END {
+			if (l && i) print s ":" (l < i ? "limits<common" : "common<limits")
+			else if (l) print s ":limits,no-common"
+			else if (inc) print s ":includes-" inc
+			else print s ":?"
+		}' "$f"
+}
+
 # --- 0. Before anything is installed ---------------------------------------
+tap_is "Debian's stacks: pam_limits before the common session in login, su, sudo, sudo-i, systemd-user; after it in sshd, cron; runuser has none" \
+	"$(for s in login su su-l sudo sudo-i systemd-user sshd cron runuser runuser-l; do
+		stack_order $s; done | tr '\n' ' ' | sed 's/ $//')" \
+	"login:limits<common su:limits<common su-l:includes-su sudo:limits<common sudo-i:limits<common systemd-user:limits<common sshd:common<limits cron:common<limits runuser:limits,no-common runuser-l:includes-runuser"
 tap_is "services start at DefaultLimitMEMLOCK=64K: sshd's daemon has 64 KiB soft and hard" \
 	"$(limits_of "$(systemctl show -P MainPID ssh.service)")" "$SERVICE_BYTES $SERVICE_BYTES"
 case $PID1 in
@@ -253,7 +278,9 @@ cp "$E2E_CASE/memlock.conf" "$conf"
 tap_is "console login: login(1) on a pseudo-terminal, password typed: 256 MiB" \
 	"$(console_login)" "$POLICY"
 tap_is "su -l: 256 MiB" "$(su_login)" "$POLICY"
+tap_is "su (not -l): 256 MiB" "$(su_plain)" "$POLICY"
 tap_is "sudo -i: 256 MiB" "$(sudo_login)" "$POLICY"
+tap_is "sudo (not -i): 256 MiB" "$(sudo_plain)" "$POLICY"
 tap_is "runuser -l, with the line after pam_limits in /etc/pam.d/runuser: 256 MiB" \
 	"$(runuser_login)" "$POLICY"
 tap_is "systemd-run -p PAMName=login -p User=$E2E_USER: 256 MiB" "$(pamname_service)" "$POLICY"

@@ -141,7 +141,9 @@ struct pml_source {
 	const char *path;	/* the main file, absolute */
 	bool given;		/* conf= or --conf: a missing file is an error,
 				 * and no drop-ins are read */
-	uid_t owner;		/* who must own every file: 0 */
+	uid_t owner;		/* who must own every file: 0 (or
+				 * PML_ANY_OWNER of safe_read.h, for a
+				 * candidate not installed yet) */
 };
 
 /*

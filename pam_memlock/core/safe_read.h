@@ -13,6 +13,12 @@
 /* Policy files are a few lines; anything larger is a mistake or an attack. */
 #define PML_FILE_MAX 65536
 
+/*
+ * As an OWNER: any owner and any mode, for a candidate file that is not
+ * installed yet (memlockctl check --conf).  The module never uses it.
+ */
+#define PML_ANY_OWNER ((uid_t)-1)
+
 struct pml_text {
 	char *data;	/* NUL-terminated; may hold NULs before len */
 	size_t len;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make install into a DESTDIR: the module lands in the PAM module directory
 # without its libtool archive, the shipped policy is installed when absent,
 # an edited policy is never overwritten on upgrade, and uninstall removes

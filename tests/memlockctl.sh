@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl against golden files, and what golden files cannot show.
 #
 # Each directory tests/data/cli/CASE holds:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The Debian pam-auth-update profile (conf/pam-configs/memlock), run through
 # the real pam-auth-update.  Every run happens in a private mount namespace
 # in which /etc/pam.d, /usr/share/pam-configs, /var/lib/pam and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What the rule and drop-in tests share: the nss_wrapper fixtures (the
  * program runs itself again with tests/data/rules/passwd and group, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What the rule and drop-in tests share: fixtures under nss_wrapper, NSS
  * calls counted, sessions through the real module in forked processes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The whole test suite, as the README and CI run it, from a configured and
 # built tree:
 #   1. make check              the unit, loader and libpam tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The memlock.d/ drop-ins: the loader on a private directory (no PAM, no
  * root needed), and the module reading its compiled-in default file and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The "likely wrong" warnings of `memlockctl check` (pam_memlock/memlockctl/lint.c),
  * on policy texts and a made-up machine (16 GiB of RAM, 4 KiB pages), so

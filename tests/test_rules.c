@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Rules (user, group, uid, service) through the real module and libpam,
  * with fake users and groups under nss_wrapper (tests/rules_env.c): each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* The value parser: sizes, shares of RAM, floors; strict and locale-proof. */
 #include <locale.h>
 #include <stdbool.h>

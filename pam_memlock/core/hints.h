@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Hints for the mistakes people make most in a policy file, so that a bare
  * "syntax error" or "unknown setting" says what to write instead.  Pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The policy's data: the settings every level shares, their built-in
  * defaults, and which level's value counts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The policy: what /etc/security/memlock.conf and memlock.d/ say, merged.
  * Top-level settings are the defaults; rules override them for the sessions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * One policy text -> libconfig tree -> additions to a pml_policy.  Every
  * problem is logged as "FILE:LINE: message" and counted; the caller throws

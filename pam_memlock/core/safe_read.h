@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Reads a policy file that root trusts, or refuses it.  A policy file sets
  * limits for every login, so it must be a regular file (never a FIFO that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Values of the policy file: sizes ("8 MiB", "1.5 GiB", "unlimited"),
  * shares of RAM ("2.5%") and the floor keyword "page".  Parsed by hand,

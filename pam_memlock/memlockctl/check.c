@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl check: is the policy valid, and is anything in it likely
  * wrong?  Like `visudo -c`: quiet on stdout but for one closing line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl explain USER: what the module would set for USER on this
  * machine, and why.  It calls pml_evaluate exactly as the module's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The "legal but likely wrong" warnings of `memlockctl check`.  Limits are
  * worked out by pml_resolve, rule by rule, the module's own code, so that

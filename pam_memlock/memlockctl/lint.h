@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What a valid policy may still get wrong: things the loader must accept
  * (they are legal, and may be meant) but that an operator most likely did

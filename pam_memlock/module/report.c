@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The log lines that tell an operator what a session got, and why.  Every
  * name in them goes through pml_quote.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make check-vm: the cases that need CAP_SYS_RESOURCE (raising the HARD
 # limit), in a virtual machine with real root.  qemu-system-x86_64 under TCG
 # boots Debian's kernel (unpacked from its .deb, never installed) with a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 """login(1) on a pseudo-terminal, the way a person at a console uses it.
 
 Usage: pty_login.py USER PASSWORD COMMAND

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The check-vm cases of the systemd boot, run by pml-vm-guest.service once
 # the VM has reached multi-user.target.  PID 1 is this machine's systemd,
 # with DefaultLimitMEMLOCK=64K; logind, dbus, sshd and cron are this

@@ -31,7 +31,7 @@ static bool any_group_in(const struct pml_names *names,
 	return false;
 }
 
-static bool uid_in(const struct pml_rule *rule, uid_t uid)
+bool pml_uid_in(const struct pml_rule *rule, uid_t uid)
 {
 	size_t i;
 
@@ -49,7 +49,7 @@ bool pml_rule_matches(const struct pml_rule *rule,
 	if (rule->services.n > 0 && !pml_names_contain(&rule->services, identity->service))
 		return false;
 	if (rule->n_uids > 0 &&
-	    (!identity->looked_up || !uid_in(rule, identity->uid)))
+	    (!identity->looked_up || !pml_uid_in(rule, identity->uid)))
 		return false;
 	if (rule->groups.n > 0 &&
 	    (!identity->looked_up || !any_group_in(&rule->groups, identity)))

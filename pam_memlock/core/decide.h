@@ -56,6 +56,9 @@ struct pml_decision {
 /* Is NAME (which may be NULL) one of NAMES? */
 bool pml_names_contain(const struct pml_names *names, const char *name);
 
+/* Is UID in one of RULE's uid ranges? */
+bool pml_uid_in(const struct pml_rule *rule, uid_t uid);
+
 /* Does RULE apply to this session?  Rules with uid or group keys need
  * identity->looked_up. */
 bool pml_rule_matches(const struct pml_rule *rule,

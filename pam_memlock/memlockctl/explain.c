@@ -327,6 +327,17 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_close_object(j);
 }
 
+/* Opens {"file": F, "line": L, ... for RULE; the caller closes it. */
+static void json_open_rule(struct cli_json *j, const struct pml_evaluation *e,
+			   const struct pml_rule *rule)
+{
+	cli_json_open_object(j);
+	cli_json_key(j, "file");
+	cli_json_string(j, pml_policy_file_name(&e->policy, rule->at));
+	cli_json_key(j, "line");
+	cli_json_uint(j, rule->at.line);
+}
+
 static void print_json(const struct pml_evaluation *e)
 {
 	const struct pml_decision *d = &e->decision;
@@ -355,11 +366,7 @@ static void print_json(const struct pml_evaluation *e)
 	cli_json_close_object(&j);
 	cli_json_key(&j, "rule");
 	if (d->rule != NULL) {
-		cli_json_open_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, pml_policy_file_name(&e->policy, d->rule->at));
-		cli_json_key(&j, "line");
-		cli_json_uint(&j, d->rule->at.line);
+		json_open_rule(&j, e, d->rule);
 		cli_json_close_object(&j);
 	} else {
 		cli_json_null(&j);
@@ -371,11 +378,7 @@ static void print_json(const struct pml_evaluation *e)
 
 		if (!pml_rule_matches(rule, &e->identity))
 			continue;
-		cli_json_open_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, pml_policy_file_name(&e->policy, rule->at));
-		cli_json_key(&j, "line");
-		cli_json_uint(&j, rule->at.line);
+		json_open_rule(&j, e, rule);
 		cli_json_key(&j, "decides");
 		cli_json_bool(&j, rule == d->rule);
 		cli_json_close_object(&j);
@@ -389,11 +392,7 @@ static void print_json(const struct pml_evaluation *e)
 
 		if (service == NULL)
 			continue;
-		cli_json_open_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, pml_policy_file_name(&e->policy, rule->at));
-		cli_json_key(&j, "line");
-		cli_json_uint(&j, rule->at.line);
+		json_open_rule(&j, e, rule);
 		cli_json_key(&j, "service");
 		cli_json_string(&j, service);
 		cli_json_close_object(&j);

@@ -118,16 +118,6 @@ static bool uids_disjoint(const struct pml_rule *a, const struct pml_rule *b)
 	return true;
 }
 
-static bool uid_in(const struct pml_rule *rule, uid_t uid)
-{
-	size_t i;
-
-	for (i = 0; i < rule->n_uids; i++)
-		if (uid >= rule->uids[i].first && uid <= rule->uids[i].last)
-			return true;
-	return false;
-}
-
 /* USERS' rule names users, RANGES' rule uid ranges: does NSS put every
  * one of those users outside the ranges? */
 static bool users_outside(const struct pml_rule *users, const struct pml_rule *ranges,
@@ -142,7 +132,7 @@ static bool users_outside(const struct pml_rule *users, const struct pml_rule *r
 		uid_t uid;
 
 		if (names->user_uid(users->users.v[i], &uid, names->ctx) != 1 ||
-		    uid_in(ranges, uid))
+		    pml_uid_in(ranges, uid))
 			return false;
 	}
 	return true;

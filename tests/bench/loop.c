@@ -34,14 +34,12 @@ static struct pml_policy groups_policy;
 
 static void load_groups_policy(const char *dir)
 {
-	static const struct pml_log quiet = { NULL, NULL, LOG_ERR };
-	struct pml_load_options options = { NULL, true, 0, 4096 };
+	static const struct pml_log quiet = { .max_priority = LOG_ERR };
 	char path[4096 + 64];
+	struct pml_source source = { .path = path, .given = true, .owner = geteuid() };
 
 	snprintf(path, sizeof(path), "%s/memlock-groups.conf", dir);
-	options.path = path;
-	options.owner = geteuid();
-	if (pml_policy_load(&options, &quiet, &groups_policy) != 0) {
+	if (pml_policy_load(&source, 4096, &quiet, &groups_policy) != 0) {
 		fprintf(stderr, "loop: cannot load %s\n", path);
 		exit(1);
 	}

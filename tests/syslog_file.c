@@ -2,7 +2,8 @@
  * Preloaded into memlockctl by tests/status.sh: what it sends to syslog
  * goes to the file $PML_SYSLOG_FILE instead, one "<priority> message" line
  * each, so that the test can read the line apply logs on a machine that
- * may have no syslog daemon.  syslog() and the fortified __syslog_chk()
+ * may have no syslog daemon.  The priority includes the facility, as on
+ * the wire: LOG_AUTHPRIV|LOG_NOTICE is 85.  syslog() and the fortified __syslog_chk()
  * both end here.
  */
 #include <stdarg.h>
@@ -15,11 +16,15 @@ void closelog(void);
 void syslog(int priority, const char *format, ...);
 void __syslog_chk(int priority, int flag, const char *format, ...);
 
+/* openlog's facility, for messages that name none (as syslog(3) does). */
+static int default_facility = LOG_USER;
+
 void openlog(const char *ident, int option, int facility)
 {
 	(void)ident;
 	(void)option;
-	(void)facility;
+	if (facility != 0)
+		default_facility = facility;
 }
 
 void closelog(void)
@@ -33,6 +38,8 @@ static void put(int priority, const char *format, va_list ap)
 
 	if (f == NULL)
 		return;
+	if ((priority & LOG_FACMASK) == 0)
+		priority |= default_facility;
 	fprintf(f, "<%d> ", priority);
 	vfprintf(f, format, ap);
 	fputc('\n', f);

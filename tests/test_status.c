@@ -71,9 +71,9 @@ static void put_process(int pid, const char *comm, unsigned uid, unsigned lck_kb
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	snprintf(text, sizeof(text),
 		 "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nPid:\t%d\n"
-		 "Uid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n"
+		 "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t0\t0\t0\n"
 		 "VmPeak:\t    5000 kB\nVmLck:\t%8u kB\nVmPin:\t%8u kB\nVmRSS:\t 100 kB\n",
-		 comm, pid, uid, uid + 1, uid + 1, uid + 1, lck_kb, pin_kb);
+		 comm, pid, uid, uid + 1, uid + 1, uid + 1, uid + 7, lck_kb, pin_kb);
 	put(path, text);
 	snprintf(path, sizeof(path), "/proc/%d/limits", pid);
 	snprintf(text, sizeof(text), limits_fmt, soft, hard);
@@ -136,23 +136,26 @@ END_TEST
 START_TEST(status_real_uid_locked_and_pinned)
 {
 	uid_t uid = 0;
+	gid_t gid = 0;
 	uint64_t locked = 1, pinned = 1;
 
 	ck_assert_int_eq(proc_parse_status(
-		"Name:\tx\nUid:\t1000\t0\t0\t0\nVmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
-		&uid, &locked, &pinned), 0);
+		"Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t100\t0\t0\t0\n"
+		"VmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
+		&uid, &gid, &locked, &pinned), 0);
 	ck_assert_uint_eq(uid, 1000);
+	ck_assert_uint_eq(gid, 100);
 	ck_assert_uint_eq(locked, 1 * MiB);
 	ck_assert_uint_eq(pinned, 2 * MiB);
 	/* A kernel without VmPin (before 3.2): none pinned. */
-	ck_assert_int_eq(proc_parse_status("Uid:\t5\t5\t5\t5\nVmLck:\t4 kB\n",
-					   &uid, &locked, &pinned), 0);
+	ck_assert_int_eq(proc_parse_status("Uid:\t5\t5\t5\t5\nGid:\t5\t5\t5\t5\nVmLck:\t4 kB\n",
+					   &uid, &gid, &locked, &pinned), 0);
 	ck_assert_uint_eq(locked, 4 * KiB);
 	ck_assert_uint_eq(pinned, 0);
-	ck_assert_int_eq(proc_parse_status("Name:\tx\n", &uid, &locked, &pinned),
+	ck_assert_int_eq(proc_parse_status("Name:\tx\n", &uid, &gid, &locked, &pinned),
 			 -EINVAL);
-	ck_assert_int_eq(proc_parse_status("Uid:\t5\nVmLck:\tlots kB\n", &uid,
-					   &locked, &pinned), -EINVAL);
+	ck_assert_int_eq(proc_parse_status("Uid:\t5\nGid:\t5\nVmLck:\tlots kB\n", &uid,
+					   &gid, &locked, &pinned), -EINVAL);
 }
 END_TEST
 
@@ -203,6 +206,7 @@ START_TEST(read_a_whole_process)
 	ck_assert_int_eq(p.pid, 300);
 	ck_assert_str_eq(p.comm, "my prog");
 	ck_assert_uint_eq(p.uid, 65534);	/* the real uid, not the effective */
+	ck_assert_uint_eq(p.gid, 65541);	/* the real gid */
 	ck_assert_uint_eq(p.locked, 1 * MiB);
 	ck_assert_uint_eq(p.pinned, 2 * MiB);
 	ck_assert_uint_eq(p.limits.soft, 64 * KiB);

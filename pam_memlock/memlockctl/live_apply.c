@@ -8,6 +8,12 @@
  * named, and a process whose session's service is unknown where a rule
  * with a service key could apply (the module would have known it).
  *
+ * Without CAP_SYS_RESOURCE (in a container, or where root was given less),
+ * prlimit(2) reaches only processes whose real, effective and saved ids
+ * all equal the caller's real ones.  Root can still become that user, so
+ * a child that does makes the same call from there; it changes only what
+ * the user could change alone (lower, or soft up to hard).
+ *
  * A pid may be reused between the scan and the change.  Each process is
  * held by a pidfd while its start time is compared with the scan's; after
  * prlimit, a pidfd that still names a live process proves the change
@@ -17,10 +23,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -92,6 +101,75 @@ static bool same_process(const struct proc_info *info)
 	return proc_start_time("", info->pid, &start) == 0 && start == info->start;
 }
 
+/* What the child that became the owner reports. */
+struct owner_report {
+	int rc;
+	struct pml_outcome outcome;
+};
+
+/* pml_apply_to, from a child with INFO's real uid and gid (see above). */
+static int apply_as_owner(const struct proc_info *info,
+			  const struct pml_decision *decision, bool dry_run,
+			  struct pml_outcome *out)
+{
+	struct owner_report report = { .rc = -EIO };
+	size_t got = 0;
+	int fds[2], status;
+	pid_t child;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	child = fork();
+	if (child < 0) {
+		int rc = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return rc;
+	}
+	if (child == 0) {
+		close(fds[0]);
+		report.rc = -EPERM;
+		if (setgroups(0, NULL) == 0 &&
+		    setresgid(info->gid, info->gid, info->gid) == 0 &&
+		    setresuid(info->uid, info->uid, info->uid) == 0)
+			report.rc = pml_apply_to(info->pid, decision, dry_run,
+						 &report.outcome);
+		_exit(write(fds[1], &report, sizeof(report)) == (ssize_t)sizeof(report)
+		      ? 0 : 1);
+	}
+	close(fds[1]);
+	while (got < sizeof(report)) {
+		ssize_t n = read(fds[0], (char *)&report + got, sizeof(report) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(report))
+		return -EIO;
+	*out = report.outcome;
+	return report.rc;
+}
+
+/* The module's plan on process INFO: directly, or as its owner when only
+ * the owner may. */
+static int apply_to(const struct proc_info *info,
+		    const struct pml_decision *decision, bool dry_run,
+		    struct pml_outcome *out)
+{
+	int rc = pml_apply_to(info->pid, decision, dry_run, out);
+
+	if (rc == -EPERM && geteuid() == 0 && info->uid != 0)
+		rc = apply_as_owner(info, decision, dry_run, out);
+	return rc;
+}
+
 /* Why apply leaves P alone, or NULL. */
 static const char *never_touched(const struct live_scan *scan,
 				 const struct live_selection *selection,
@@ -130,7 +208,7 @@ static void change_one(const struct live_scan *scan,
 		c->result = RESULT_GONE;
 		return;
 	}
-	rc = pml_apply_to(p->info.pid, &a->decision, dry_run, &c->outcome);
+	rc = apply_to(&p->info, &a->decision, dry_run, &c->outcome);
 	if (rc == 0 && !dry_run && (fd >= 0 ? !pidfd_alive(fd) : true) &&
 	    !same_process(&p->info)) {
 		/* Gone by now: if it ended before the change and its pid went to

@@ -120,8 +120,8 @@ static int status_kib(const char *text, const char *key, uint64_t *bytes)
 	return 0;
 }
 
-int proc_parse_status(const char *text, uid_t *uid, uint64_t *locked,
-		      uint64_t *pinned)
+int proc_parse_status(const char *text, uid_t *uid, gid_t *gid,
+		      uint64_t *locked, uint64_t *pinned)
 {
 	const char *p = status_value(text, "Uid");
 	uint64_t v;
@@ -129,6 +129,10 @@ int proc_parse_status(const char *text, uid_t *uid, uint64_t *locked,
 	if (p == NULL || !parse_u64(&p, &v) || v > (uid_t)-1)
 		return -EINVAL;
 	*uid = (uid_t)v;
+	p = status_value(text, "Gid");
+	if (p == NULL || !parse_u64(&p, &v) || v > (gid_t)-1)
+		return -EINVAL;
+	*gid = (gid_t)v;
 	if (status_kib(text, "VmLck", locked) < 0 ||
 	    status_kib(text, "VmPin", pinned) < 0)
 		return -EINVAL;
@@ -298,7 +302,8 @@ int proc_read(const char *root, pid_t pid, struct proc_info *out)
 	if (rc == 0)
 		rc = read_at(dir, "status", buf, PROC_FILE_MAX);
 	if (rc == 0)
-		rc = proc_parse_status(buf, &out->uid, &out->locked, &out->pinned);
+		rc = proc_parse_status(buf, &out->uid, &out->gid, &out->locked,
+				       &out->pinned);
 	if (rc == 0)
 		rc = read_at(dir, "limits", buf, PROC_FILE_MAX);
 	if (rc == 0)

@@ -26,6 +26,7 @@
 struct proc_info {
 	pid_t pid;
 	uid_t uid;			/* real uid */
+	gid_t gid;			/* real gid */
 	char comm[PROC_COMM_MAX];	/* the command name, as the kernel keeps it */
 	uint64_t start;			/* start time, clock ticks after boot */
 	bool kernel_thread;
@@ -45,9 +46,10 @@ struct proc_info {
  * ends it), flags (field 9) and starttime (field 22). */
 int proc_parse_stat(const char *text, char *comm, size_t len,
 		    bool *kernel_thread, uint64_t *start);
-/* /proc/PID/status: Uid (the real one), VmLck and VmPin (0 when absent). */
-int proc_parse_status(const char *text, uid_t *uid, uint64_t *locked,
-		      uint64_t *pinned);
+/* /proc/PID/status: Uid and Gid (the real ones), VmLck and VmPin (0 when
+ * absent). */
+int proc_parse_status(const char *text, uid_t *uid, gid_t *gid,
+		      uint64_t *locked, uint64_t *pinned);
 /* /proc/PID/limits: the "Max locked memory" line. */
 int proc_parse_limits(const char *text, struct pml_limits *out);
 /* A logind session file: SERVICE=; "" when it names none. */

@@ -271,6 +271,25 @@ else
 fi
 kill "$low"
 
+# A process only its owner could change, whose effective uid is another's:
+# without CAP_SYS_RESOURCE nobody may change it, and apply says so.
+(exec prlimit --memlock=8388608:8388608 setpriv --ruid=nobody --euid=1 \
+	--regid="$nobody_gid" --clear-groups sleep 1000) &
+mixed=$!
+while [ "$(cat "/proc/$mixed/comm")" != sleep ]; do sleep 0.05; done
+"$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1
+rc=$?
+if [ $(( 0x$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status) >> 24 & 1 )) = 1 ]; then
+	skip "apply exits 1 when a change fails, and says why" \
+		"with CAP_SYS_RESOURCE every change here succeeds"
+else
+	[ $rc = 1 ] && [ "$(limits_of "$mixed")" = "8388608 8388608" ] &&
+		grep -q "^ *$mixed nobody  *sleep  *failed: Operation not permitted$" "$work/a.txt" &&
+		grep -q "^applied: 0 changed, 0 unchanged, 1 failed, 0 skipped$" "$work/a.txt"
+	verdict "apply exits 1 when a change fails, and says why" "$work/a.txt"
+fi
+kill "$mixed"
+
 # --- Who is never touched: root's processes unless root is named, PID 1.
 prlimit --memlock=8388608:8388608 sleep 1000 &
 rootsleep=$!

@@ -51,20 +51,23 @@ static void *grow(void *v, size_t *n, size_t size)
  * strings. */
 static const char *intern(struct live_scan *scan, const char *s)
 {
-	char **names;
+	char **names, *copy;
 	size_t i;
 
 	for (i = 0; i < scan->n_names; i++)
 		if (strcmp(scan->names[i], s) == 0)
 			return scan->names[i];
-	names = grow(scan->names, &scan->n_names, sizeof(*names));
-	if (names == NULL)
+	copy = strdup(s);
+	if (copy == NULL)
 		return NULL;
+	names = grow(scan->names, &scan->n_names, sizeof(*names));
+	if (names == NULL) {
+		free(copy);
+		return NULL;
+	}
 	scan->names = names;
-	names[scan->n_names - 1] = strdup(s);
-	if (names[scan->n_names - 1] == NULL)
-		scan->n_names--;
-	return names[scan->n_names - 1];
+	names[scan->n_names - 1] = copy;
+	return copy;
 }
 
 static int user_of(struct live_scan *scan, struct caches *c, uid_t uid,

@@ -259,12 +259,8 @@ static void print_text_line(const struct live_proc *p, const struct change *c,
 		printf("skipped: %s\n", c->reason);
 		return;
 	case RESULT_FAILED:
-		pair(c->outcome.before, before, sizeof(before));
-		pair(c->outcome.wanted, after, sizeof(after));
-		if (c->reason != NULL)
-			printf("failed: %s\n", c->reason);
-		else
-			printf("%s -> %s failed: %s\n", before, after, strerror(-c->error));
+		/* The limits may not even have been read. */
+		printf("failed: %s\n", c->reason != NULL ? c->reason : strerror(-c->error));
 		return;
 	default:
 		break;
@@ -291,7 +287,7 @@ static void json_limits(struct cli_json *j, const char *key, struct pml_limits l
 static void json_line(struct cli_json *j, const struct live_scan *scan,
 		      const struct live_proc *p, const struct change *c, bool dry_run)
 {
-	bool planned = c->result != RESULT_SKIPPED && c->reason == NULL;
+	bool planned = c->result == RESULT_CHANGED || c->result == RESULT_UNCHANGED;
 
 	cli_json_open_object(j);
 	cli_json_key(j, "pid");

@@ -18,6 +18,10 @@ if [ -z "${PML_STATUS_INNER:-}" ]; then
 		echo "1..0 # SKIP needs root: policy files must be root's, and the helpers run as nobody"
 		exit 0
 	fi
+	if ! command -v jq >/dev/null; then
+		echo "1..0 # SKIP jq is not installed: it reads the JSON back"
+		exit 0
+	fi
 	if ! unshare -pf --mount-proc true 2>/dev/null; then
 		echo "1..0 # SKIP no private pid and mount namespace here (unshare -pf --mount-proc)"
 		exit 0

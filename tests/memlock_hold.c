@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlock_hold: lock and pin memory, then wait to be killed, so that
  * memlockctl status has a running process to see.

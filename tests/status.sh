@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl status and apply on real processes.  TAP.
 #
 # The body runs as PID 1 of a private pid and mount namespace with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Preloaded into memlockctl by tests/status.sh: what it sends to syslog
  * goes to the file $PML_SYSLOG_FILE instead, one "<priority> message" line

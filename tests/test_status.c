@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What memlockctl status and apply read, on trees written by hand: the
  * parsers of /proc/PID/{stat,status,limits} and of logind's session files,

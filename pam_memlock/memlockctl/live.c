@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Live sessions (see live.h): list, read, and decide once per distinct
  * (user, service).  User names come from NSS once per uid, services from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Live sessions: the running processes memlockctl status and apply look
  * at, each with the policy's answer for its user and its session's PAM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl apply [USER...] [--all] [--dry-run] [--json]: brings running
  * processes to what the policy gives them now, with prlimit(2), through

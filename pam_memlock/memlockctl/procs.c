@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Reading running processes from /proc (see procs.h).  Each process's
  * files are opened relative to one descriptor of its /proc/PID directory:

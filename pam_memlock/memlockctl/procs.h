@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Running processes, as memlockctl status and apply see them: what
  * /proc/PID/{stat,status,limits,loginuid,sessionid} and logind's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl status [USER...] [--all] [--json]: running processes, their
  * RLIMIT_MEMLOCK, the memory they lock and pin, what the policy gives their

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # How long memlockctl status --all takes over many processes: N sleeping
 # processes (5,000 unless given) in a private pid namespace with its own
 # /proc, so that the count is exact and nothing else on the machine is

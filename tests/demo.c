@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * make demo: one real PAM session through the module just built, with the
  * shipped policy, starting from the 64 KiB soft limit that kernels before

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl doctor against Debian's own files: the packages are fetched
 # with apt-get download (cached in PML_DOCTOR_CACHE, /var/cache/pml-doctor
 # by default, reused when present), unpacked with dpkg-deb -x into a root,

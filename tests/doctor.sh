@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl doctor on hand-written roots: tests/data/doctor/root holds one
 # PAM service per case (the name says which), a policy, limits files and a
 # systemd unit with a drop-in.  It is copied to a private directory (the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The module's dynamic symbol table holds exactly the two session entry
 # points: nothing internal leaks into sshd's or login's namespace.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The golden policy files under tests/data: listing them and reading them
  * byte for byte (they may hold NULs on purpose).

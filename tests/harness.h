@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Runs a check suite and reports every case as TAP, so that the automake
  * TAP driver (and CI) count cases, not programs.  Cases that cannot run

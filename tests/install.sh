@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make install into a DESTDIR: the module lands in the PAM module directory
 # without its libtool archive, the shipped policy is installed when absent,
 # an edited policy is never overwritten on upgrade, and uninstall removes
@@ -13,7 +14,7 @@ check() { # description, command...
 	n=$((n + 1)); desc=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
 }
-echo "1..7"
+echo "1..9"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 # Automake writes these as ${prefix}-style shell expansions: evaluate in order.
 for var in prefix exec_prefix libdir sysconfdir pammoddir; do
@@ -30,3 +31,18 @@ check "the new default goes beside it as .dist" cmp "$PML_SRCDIR/conf/memlock.co
 $make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>&1
 check "uninstall keeps the edited policy" test -f "$conf"
 check "uninstall removes the module" test ! -e "$dest$pammoddir/pam_memlock.so"
+
+# Uninstalling while a stack still names the module: a warning that names
+# the stack; nothing is warned about when no stack names it.
+$make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
+mkdir -p "$dest/etc/pam.d"
+printf 'session optional pam_memlock.so\n' >"$dest/etc/pam.d/common-session"
+printf '# session optional pam_memlock.so\nsession required pam_unix.so\n' >"$dest/etc/pam.d/other"
+$make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>"$dest/err"
+check "uninstall warns about a stack that still names the module" \
+	grep -qx "  $dest/etc/pam.d/common-session" "$dest/err"
+$make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
+rm "$dest/etc/pam.d/common-session"
+$make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>"$dest/err"
+check "no warning when no stack names it (a commented line does not)" \
+	test -z "$(grep pam_memlock "$dest/err")"

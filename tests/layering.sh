@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The folders are the architecture: pam_memlock/core is the PAM-free core,
 # pam_memlock/module the only code that may include PAM headers, and
 # pam_memlock/memlockctl the command.  The build already gives core only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A pml_log that appends each message, one per line, to a buffer, so that
  * tests can assert the exact lines the library logged.

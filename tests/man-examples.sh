@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The policy examples of memlock.conf(5) are real: each literal block of
 # the page is written to a file and must pass `memlockctl check`, so that
 # the page cannot drift from what the module accepts.  One TAP case per

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # Every man page in man/ (sections 5 and 8), through mandoc's linter at
 # warning level: a page passes when mandoc prints nothing and exits 0.
 # One TAP case per page; all skipped, with the reason, without mandoc.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl against golden files, and what golden files cannot show.
 #
 # Each directory tests/data/cli/CASE holds:
@@ -237,9 +238,34 @@ if $is_root; then
 	dir=$(stage check-ok)
 	chmod 0664 "$dir/memlock.conf"
 	"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
-	check "check: a group-writable policy is refused, exit 1" \
-		test $? = 1 -a ! -s "$work/out" -a \
-		"$(head -n1 "$work/err")" = "$dir/memlock.conf: refused: is writable by group or others"
+	check "check --conf: a group-writable candidate is validated, with a note that the module would refuse it" \
+		test $? = 0 -a "$(head -n1 "$work/out")" = \
+		"$dir/memlock.conf: note: writable by group or others: pam_memlock would refuse it; install it with mode 0644"
+
+	# A candidate owned by someone else, as CI or configuration management
+	# writes it before it is installed: validated, with a note.
+	dir=$(stage check-ok)
+	chown 65534:65534 "$dir/memlock.conf"
+	"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+	check "check --conf: a candidate not owned by root is validated, with a note" \
+		test $? = 0 -a "$(head -n1 "$work/out")" = \
+		"$dir/memlock.conf: note: owned by uid 65534: pam_memlock reads only files that root owns; install it as root, mode 0644 (memlockctl install)" -a \
+		"$(tail -n1 "$work/out")" = "$dir/memlock.conf: OK (1 file, 2 rules)"
+
+	# Unprivileged, a policy only root may read: that is not the module
+	# refusing it.
+	dir=$(stage check-ok)
+	chmod 0600 "$dir/memlock.conf"
+	chmod 0755 "$work" "$dir"
+	if command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			"$ctl" check --conf "$dir/memlock.conf" >"$work/out" 2>"$work/err"
+		check "check unprivileged, a 0600 policy: says this user cannot read it, not that the module would refuse it" \
+			test $? = 1 -a "$(tail -n1 "$work/err")" = \
+			"memlockctl: $dir/memlock.conf: uid 65534 cannot read it; pam_memlock runs as root and can: run memlockctl check as root"
+	else
+		skip "check unprivileged, a 0600 policy" "setpriv is not installed"
+	fi
 
 	dir=$(stage check-ok)
 	ln -s memlock.conf "$dir/link.conf"
@@ -325,7 +351,8 @@ if $is_root; then
 		done
 	fi
 else
-	for t in "check: group-writable" "check: symlink" "show: write error" \
+	for t in "check: group-writable" "check: candidate owner" "check: unreadable as a user" \
+		 "check: symlink" "show: write error" \
 		 "check unprivileged" "explain unprivileged" "check: shipped example order" \
 		 "explain: hostile file name" \
 		 "check: hostile file name" "explain never sets" "no cgroup file for a fixed size" \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * libnss_pmltest.so.2: an NSS source for tests/test_nss, named "pmltest" in
  * a private nsswitch.conf.  It knows nobody, and fails for a few names the

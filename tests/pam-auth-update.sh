@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The Debian pam-auth-update profile (conf/pam-configs/memlock), run through
 # the real pam-auth-update.  Every run happens in a private mount namespace
 # in which /etc/pam.d, /usr/share/pam-configs, /var/lib/pam and
@@ -9,7 +10,7 @@ set -u
 
 src=${PML_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 profile=$src/conf/pam-configs/memlock
-cases=8
+cases=9
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -175,6 +176,13 @@ cp "$root/pam.d/common-session-noninteractive" \
 	"$scratch/enabled-common-session-noninteractive"
 sandboxed --disable memlock
 check "pam-auth-update --disable memlock removes only its line" \
+	show_log_on_failure disabled
+
+# 4b. Default: yes means any package's later pam-auth-update run enables a
+# profile nobody chose yet (case 2); one the admin disabled stays disabled
+# when another package's postinst runs it.
+sandboxed --package
+check "a later pam-auth-update --package (another package) keeps it disabled" \
 	show_log_on_failure disabled
 
 # 5. pam_limits as a profile of its own.  Debian ships none (pam_limits is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A private PAM configuration (pam_start_confdir) holding one service whose
  * session stack is pam_memlock, so that tests and the demo go through the

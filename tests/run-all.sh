@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The whole test suite, as the README and CI run it, from a configured and
 # built tree:
 #   1. make check              the unit, loader and libpam tests
@@ -20,7 +21,7 @@ passed=0 failed=0 skipped=0 status=0
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
 tally() {
-	local name=$1 log=$2/${3:-test-suite.log} p f s
+	local name=$1 log=$2/${3:-test-suite.log} p f s x
 	if [ ! -f "$log" ]; then
 		echo "== $name: no test-suite.log: the run did not happen" >&2
 		failed=$((failed + 1))
@@ -30,6 +31,9 @@ tally() {
 	f=$(awk '/^# (FAIL|ERROR|XPASS):/ { n += $3 } END { print n + 0 }' "$log")
 	s=$(awk '/^# SKIP:/ { print $3 }' "$log")
 	echo "== $name: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped"
+	# TAP "# TODO" cases that fail: known gaps, in none of the counts.
+	x=$(awk '/^# XFAIL:/ { print $3 }' "$log")
+	[ "${x:-0}" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO (XFAIL), not counted"
 	passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0})) skipped=$((skipped + ${s:-0}))
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The soak: 1,000 pam_start/pam_open_session/pam_close_session/pam_end
  * cycles through the real module in one process, going round every kind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Catches what modules send to syslog, so tests can assert log lines.
  * libpam's pam_syslog() ends in syslog() (or __syslog_chk when fortified);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The golden corpus through the real module: every tests/data/bad/NAME.conf
  * is handed to pam_memlock.so with conf= in a real libpam session (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The pure decision: policy text + identity + injected RAM and page size
  * -> soft, hard, mode, deciding rule.  No files, no syscalls.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* The built module loads with every symbol bound (RTLD_NOW, as libpam
  * loads it), offers both entry points, and hides its internals. */
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * doctor's models on their own: the PAM stack resolver and walk
  * (pamstack.c), the pam_limits model (limits.c) and systemd's limit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The "likely wrong" warnings of `memlockctl check` (pam_memlock/memlockctl/lint.c),
  * on policy texts and a made-up machine (16 GiB of RAM, 4 KiB pages), so
@@ -28,7 +29,10 @@ static int fake_known(const char *name, void *ctx)
 	return strncmp(name, "pml-nss-down", 12) == 0 ? -1 : 1;
 }
 
-static const struct pml_lint_names fake_nss = { fake_known, fake_known, NULL };
+static const struct pml_lint_names fake_nss = {
+	.user_known = fake_known, .group_known = fake_known,
+	.service_known = fake_known,
+};
 
 /* Lints TEXT as "t.conf"; returns the count, the lines in `logged.text`. */
 static unsigned lint(const char *text)
@@ -142,6 +146,36 @@ START_TEST(exceptions_after_general_rules_are_quiet)
 }
 END_TEST
 
+START_TEST(zero_limit_is_named)
+{
+	assert_lint("limit = \"0\";\n"
+		    "rules = ( { user = \"a\"; soft = \"0 KiB\"; hard = \"1 MiB\"; } );\n", 2,
+		    "t.conf:1: warning: limit \"0\": no memory can be locked, so mlock, io_uring and RDMA fail; the kernel's own default is 8 MiB (64 KiB before Linux 5.16)\n"
+		    "t.conf:2: warning: soft \"0\": no memory can be locked, so mlock, io_uring and RDMA fail; the kernel's own default is 8 MiB (64 KiB before Linux 5.16)\n");
+}
+END_TEST
+
+/* floor and ceiling hold a share of RAM; on fixed sizes they do nothing.
+ * A rule that inherits a share from the top level does use them. */
+START_TEST(bounds_on_fixed_sizes_do_nothing)
+{
+	assert_lint("limit = \"1%\";\n"
+		    "rules = (\n"
+		    "  { user = \"a\"; limit = \"8 MiB\"; floor = \"1 MiB\"; ceiling = \"1 GiB\"; },\n"
+		    "  { user = \"b\"; ceiling = \"1 TiB\"; }\n"
+		    ");\n", 2,
+		    "t.conf:3: warning: floor has no effect: this rule's limits are fixed sizes, and only a share of RAM is held between floor and ceiling\n"
+		    "t.conf:3: warning: ceiling has no effect: this rule's limits are fixed sizes, and only a share of RAM is held between floor and ceiling\n");
+}
+END_TEST
+
+START_TEST(unknown_service_is_named)
+{
+	assert_lint("rules = ( { service = [\"sshd\", \"pml-no-such-ssh\"]; limit = \"1 MiB\"; } );\n", 1,
+		    "t.conf:1: warning: PAM service \"pml-no-such-ssh\" does not exist on this machine\n");
+}
+END_TEST
+
 START_TEST(subset_of_names_is_hidden)
 {
 	assert_lint("rules = (\n"
@@ -237,7 +271,7 @@ START_TEST(soft_share_above_hard_on_this_machine)
 {
 	/* 1% of 16 GiB is about 164 MiB. */
 	assert_lint("soft = \"1%\";\nhard = \"100 MiB\";\n", 1,
-		    "t.conf:1: warning: the soft limit (167772 KiB) is above the hard limit (100 MiB) on this machine; sessions get soft lowered to 100 MiB\n");
+		    "t.conf:1: warning: the soft limit (164 MiB) is above the hard limit (100 MiB) on this machine; sessions get soft lowered to 100 MiB\n");
 }
 END_TEST
 
@@ -245,7 +279,7 @@ START_TEST(share_held_at_the_ceiling_once)
 {
 	/* One "limit" behind both sides: one warning, at the share's line. */
 	assert_lint("ceiling = \"64 MiB\";\nlimit = \"1%\";\n", 1,
-		    "t.conf:2: warning: limit \"1%\" comes to 167772 KiB on this machine, above the ceiling (64 MiB): the ceiling decides, not the share\n");
+		    "t.conf:2: warning: limit \"1%\" comes to 164 MiB on this machine, above the ceiling (64 MiB): the ceiling decides, not the share\n");
 }
 END_TEST
 
@@ -307,6 +341,9 @@ int main(void)
 	tcase_add_test(tc, rule_in_a_later_file_hides_an_earlier_one);
 	tcase_add_test(tc, broader_later_rule_is_named);
 	tcase_add_test(tc, exceptions_after_general_rules_are_quiet);
+	tcase_add_test(tc, zero_limit_is_named);
+	tcase_add_test(tc, bounds_on_fixed_sizes_do_nothing);
+	tcase_add_test(tc, unknown_service_is_named);
 	tcase_add_test(tc, subset_of_names_is_hidden);
 	tcase_add_test(tc, names_not_all_covered_are_not_hidden);
 	tcase_add_test(tc, uid_ranges_covered_together_are_hidden);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * `memlockctl explain` must say what the module does.  For each scenario
  * (a policy, a user, a PAM service), one forked child (check's fork mode)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The base of share_of = "available" over fake cgroup trees: a directory
  * stands in for / (proc/self/cgroup and sys/fs/cgroup under it), so every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Group and user lookups through glibc's own NSS, not nss_wrapper: each
  * case runs in a private mount namespace where a generated passwd, group

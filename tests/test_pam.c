@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The module through the real libpam: a private service directory
  * (pam_start_confdir), one forked child per case (check's fork mode), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The loader against golden files.  tests/data/bad/NAME.conf must be
  * refused with exactly the lines in NAME.err ("NAME.conf:LINE: message");

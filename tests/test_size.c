@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* The value parser: sizes, shares of RAM, floors; strict and locale-proof. */
 #include <locale.h>
 #include <stdbool.h>
@@ -254,6 +255,67 @@ START_TEST(formats_bytes_exactly)
 }
 END_TEST
 
+/* For people: exact where that is short, else three significant digits in
+ * a unit the parser takes, and the exact count beside it when asked. */
+START_TEST(formats_sizes_for_people)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *text, *with_bytes;
+	} cases[] = {
+		{ 8 * MiB, "8 MiB", "8 MiB" },
+		{ 3 * GiB / 2, "1.5 GiB", "1.5 GiB" },
+		{ 512, "512 B", "512 B" },
+		{ 1536 * MiB, "1.5 GiB", "1.5 GiB" },
+		{ 6319017984ULL, "5.89 GiB", "5.89 GiB (6319017984 bytes)" },
+		{ 1025, "1.00 KiB", "1.00 KiB (1025 bytes)" },
+		{ 10 * MiB + 1, "10.0 MiB", "10.0 MiB (10485761 bytes)" },
+		{ 123456789, "118 MiB", "118 MiB (123456789 bytes)" },
+		{ 10 * GiB - 1, "10.0 GiB", "10.0 GiB (10737418239 bytes)" },
+		{ 100 * MiB - 1, "100 MiB", "100 MiB (104857599 bytes)" },
+		{ UINT64_MAX - 1, "16777216 TiB", "16777216 TiB (18446744073709551614 bytes)" },
+		{ UINT64_MAX, "unlimited", "unlimited" },
+	};
+	char buf[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pml_format_size(cases[i].bytes, false, buf, sizeof(buf));
+		ck_assert_str_eq(buf, cases[i].text);
+		pml_format_size(cases[i].bytes, true, buf, sizeof(buf));
+		ck_assert_str_eq(buf, cases[i].with_bytes);
+	}
+}
+END_TEST
+
+/* What pml_format_size prints reads back, within half a unit of its last
+ * digit (0.5% at the most). */
+START_TEST(sizes_for_people_read_back_close)
+{
+	uint64_t x = 88172645463325252ULL;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		struct pml_amount a;
+		const char *why;
+		char buf[96];
+		uint64_t v, diff;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x >> (x % 64);
+		if (v == UINT64_MAX)
+			continue;
+		pml_format_size(v, false, buf, sizeof(buf));
+		ck_assert_msg(pml_parse_size(buf, &a, &why) == 0, "%s: %s", buf, why);
+		diff = a.bytes > v ? a.bytes - v : v - a.bytes;
+		ck_assert_msg(diff <= v / 200 + 1, "%llu printed as %s, reads %llu",
+			      (unsigned long long)v, buf, (unsigned long long)a.bytes);
+	}
+}
+END_TEST
+
 START_TEST(formats_shares)
 {
 	char buf[16];
@@ -345,6 +407,8 @@ int main(void)
 	tcase_add_loop_test(tc, parses_good_share, 0, COUNT(good_shares));
 	tcase_add_loop_test(tc, refuses_bad_share, 0, COUNT(bad_shares));
 	tcase_add_test(tc, limit_takes_sizes_too);
+	tcase_add_test(tc, formats_sizes_for_people);
+	tcase_add_test(tc, sizes_for_people_read_back_close);
 	tcase_add_test(tc, floor_is_page_or_size);
 	if (german_locale_available())
 		tcase_add_test(tc, ignores_the_locale);

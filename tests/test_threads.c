@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * No state shared between sessions: two threads, each with its own PAM
  * handles, open sessions through the real module at the same time (dry_run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Every refusal of the safe open (pam_memlock(8), FILES), each in its
  * own forked child with a timeout, so that a FIFO that hangs the open, or a

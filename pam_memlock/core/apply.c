@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Turning a decision into RLIMIT_MEMLOCK: planning is pure, and every
  * syscall pam_memlock makes on the session is in this file.  The module

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscalls
  * (getrlimit, setrlimit, sysconf) live in apply.c and nowhere else.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The decision: which rule matches a session, and what a rule gives on this
  * machine.  No I/O and no allocation: the module, `memlockctl explain` and

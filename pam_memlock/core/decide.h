@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Deciding is a pure function: (policy, identity, machine) -> decision.
  * The module applies the decision; `memlockctl explain` prints it.  Both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * From "this user opens a session of this service" to a decision: load the
  * policy, look the user up if a rule needs it, decide.  The module and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Who the session is for: the facts rules match on.  Looked up from NSS
  * once per session, and only when some rule needs a uid or groups.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A small logger, so that the policy code never needs a pam_handle_t:
  * the module hands it pam_syslog, memlockctl and the tests hand it stderr

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * How much memory a session can use: the base of a share of RAM when the
  * policy says share_of = "available".  Inside a container or a

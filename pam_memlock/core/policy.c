@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The policy's data: the settings every level shares, their built-in
  * defaults, and which level's value counts.
@@ -6,6 +7,7 @@
 
 #include <errno.h>
 #include <libconfig.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,20 +143,44 @@ const char *pml_policy_file_name(const struct pml_policy *policy,
 					 : "(built-in)";
 }
 
+/* Where S comes from, seen from the level at AT that uses it: "this
+ * rule", "top level, line 2" (FILE:LINE in another file), "built-in
+ * default". */
+static void where(const struct pml_policy *policy, const struct pml_setting *s,
+		  const struct pml_rule *rule, struct pml_origin at, char *buf,
+		  size_t len)
+{
+	if (s->level == PML_LEVEL_BUILTIN)
+		snprintf(buf, len, "built-in default");
+	else if (rule != NULL && s->level == PML_LEVEL_RULE)
+		snprintf(buf, len, "this rule");
+	else if (s->at.file == at.file)
+		snprintf(buf, len, "top level, line %u", s->at.line);
+	else
+		snprintf(buf, len, "top level, %s:%u", pml_policy_file_name(policy, s->at),
+			 s->at.line);
+}
+
 /* RULE is NULL for the top level alone. */
 static int validate_bounds(const struct pml_policy *policy,
 			   const struct pml_rule *rule, struct pml_origin at,
 			   uint64_t page_size, const struct pml_log *log)
 {
-	uint64_t low = pml_floor_bytes(pml_pick(policy, rule, PML_KEY_FLOOR),
-				       page_size);
-	uint64_t high = pml_ceiling_bytes(pml_pick(policy, rule, PML_KEY_CEILING));
+	const struct pml_setting *floor = pml_pick(policy, rule, PML_KEY_FLOOR);
+	const struct pml_setting *ceiling = pml_pick(policy, rule, PML_KEY_CEILING);
+	uint64_t low = pml_floor_bytes(floor, page_size);
+	uint64_t high = pml_ceiling_bytes(ceiling);
+	char low_text[32], high_text[32], low_at[512], high_at[512];
 
 	if (low <= high)
 		return 0;
+	pml_format_size(low, false, low_text, sizeof(low_text));
+	pml_format_size(high, false, high_text, sizeof(high_text));
+	where(policy, floor, rule, at, low_at, sizeof(low_at));
+	where(policy, ceiling, rule, at, high_at, sizeof(high_at));
 	pml_log_at(log, LOG_ERR, pml_policy_file_name(policy, at), at.line,
-		   "floor (%llu bytes) is above ceiling (%llu bytes)",
-		   (unsigned long long)low, (unsigned long long)high);
+		   "floor %s (%s) is above ceiling %s (%s)", low_text, low_at,
+		   high_text, high_at);
 	return -EINVAL;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The policy: what /etc/security/memlock.conf and memlock.d/ say, merged.
  * Top-level settings are the defaults; rules override them for the sessions
@@ -141,7 +142,9 @@ struct pml_source {
 	const char *path;	/* the main file, absolute */
 	bool given;		/* conf= or --conf: a missing file is an error,
 				 * and no drop-ins are read */
-	uid_t owner;		/* who must own every file: 0 */
+	uid_t owner;		/* who must own every file: 0 (or
+				 * PML_ANY_OWNER of safe_read.h, for a
+				 * candidate not installed yet) */
 };
 
 /*

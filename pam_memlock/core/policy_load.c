@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Finds the policy files, reads each through the safety checks, and merges
  * them in order: the main file, then memlock.d/ beside it, by name.

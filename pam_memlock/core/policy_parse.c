@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * One policy text -> libconfig tree -> additions to a pml_policy.  Every
  * problem is logged as "FILE:LINE: message" and counted; the caller throws
@@ -12,7 +13,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hints.h"
 #include "text_check.h"
+
+/* The keys each level takes, for suggestions after a typo. */
+static const char *const top_keys[] = {
+	"limit", "soft", "hard", "floor", "ceiling", "share_of", "mode", "rules", NULL,
+};
+static const char *const rule_keys[] = {
+	"user", "group", "uid", "service", "limit", "soft", "hard", "floor",
+	"ceiling", "share_of", "mode", NULL,
+};
+/* The words each key's value may be, besides numbers. */
+static const char *const size_words[] = { "unlimited", "infinity", NULL };
+static const char *const floor_words[] = { "page", NULL };
+static const char *const mode_words[] = { "raise", "set", NULL };
+static const char *const base_words[] = { "available", "ram", NULL };
+static const char *const *const value_words[PML_KEY_COUNT] = {
+	[PML_KEY_LIMIT] = size_words,
+	[PML_KEY_SOFT] = size_words,
+	[PML_KEY_HARD] = size_words,
+	[PML_KEY_FLOOR] = floor_words,
+	[PML_KEY_CEILING] = size_words,
+	[PML_KEY_SHARE_OF] = base_words,
+	[PML_KEY_MODE] = mode_words,
+};
+
+/* '; did you mean "WORD"?' for TEXT near one of WORDS, into BUF; else "". */
+static const char *suggestion(const char *text, const char *const *words,
+			      char *buf, size_t size)
+{
+	const char *near = pml_nearest_word(text, words);
+
+	buf[0] = '\0';
+	if (near != NULL)
+		snprintf(buf, size, "; did you mean \"%s\"?", near);
+	return buf;
+}
 
 /* How each key's value is read: the three parsers of size.h; mode is
  * read by parse_mode. */
@@ -147,7 +184,7 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 	const char *name = pml_key_name(key);
 	const char *text = want_string(p, s, name);
 	const char *why = NULL;
-	char buf[96];
+	char buf[96], hint[64];
 
 	if (text == NULL)
 		return;
@@ -158,9 +195,10 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 		int v;
 
 		if (!parse_word(text, mode ? mode_name : base_name, &v)) {
-			problem(p, s, "%s: expected %s, not %s", name,
+			problem(p, s, "%s: expected %s, not %s%s", name,
 				mode ? "\"raise\" or \"set\"" : "\"available\" or \"ram\"",
-				pml_quote(text, buf, sizeof(buf)));
+				pml_quote(text, buf, sizeof(buf)),
+				suggestion(text, value_words[key], hint, sizeof(hint)));
 			return;
 		}
 		if (mode)
@@ -168,8 +206,8 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 		else
 			out->base = (enum pml_base)v;
 	} else if (parsers[key](text, &out->amount, &why) < 0) {
-		problem(p, s, "%s: %s: %s", name, pml_quote(text, buf, sizeof(buf)),
-			why);
+		problem(p, s, "%s: %s: %s%s", name, pml_quote(text, buf, sizeof(buf)),
+			why, suggestion(text, value_words[key], hint, sizeof(hint)));
 		return;
 	}
 	out->set = true;
@@ -332,6 +370,7 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 {
 	unsigned i, n = (unsigned)config_setting_length(s);
 	unsigned problems_before = p->problems;
+	char hint[64];
 
 	for (i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, i);
@@ -349,8 +388,8 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 		else if (strcmp(name, "uid") == 0)
 			parse_uids(p, e, rule);
 		else
-			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)",
-				name);
+			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)%s",
+				name, suggestion(name, rule_keys, hint, sizeof(hint)));
 	}
 	/* A rule whose own keys were bad is reported once, not twice. */
 	if (!rule_sets_something(rule) && p->problems == problems_before)
@@ -398,6 +437,7 @@ static void parse_rules(struct parser *p, const config_setting_t *s)
 static void parse_top(struct parser *p, const config_setting_t *root)
 {
 	unsigned i, n = (unsigned)config_setting_length(root);
+	char hint[64];
 
 	for (i = 0; i < n && p->rc != -ENOMEM; i++) {
 		const config_setting_t *e = config_setting_get_elem(root, i);
@@ -413,8 +453,8 @@ static void parse_top(struct parser *p, const config_setting_t *root)
 			problem(p, e, "\"%s\" belongs inside a rule: rules = ( { %s = ...; limit = ...; } );",
 				name, name);
 		else
-			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, share_of, mode or rules)",
-				name);
+			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, share_of, mode or rules)%s",
+				name, suggestion(name, top_keys, hint, sizeof(hint)));
 	}
 }
 
@@ -479,6 +519,25 @@ static unsigned last_line(const char *text, size_t len)
  * that switches locales (config_init, config_destroy and the setting
  * getters do not), so it is the one wrapped.
  */
+/* libconfig's message, with a hint for the usual mistakes. */
+static void log_syntax_error(const struct pml_log *log, const char *name,
+			     const char *text, size_t len, unsigned line,
+			     const char *error)
+{
+	const char *hint = pml_syntax_hint(text, len, line, error);
+	char key[64];
+
+	if (hint != NULL)
+		pml_log_at(log, LOG_ERR, name, line, "%s: %s", error, hint);
+	else if (strcmp(error, "duplicate setting name") == 0 &&
+		 pml_name_on_line(text, len, line, key, sizeof(key)) != NULL)
+		pml_log_at(log, LOG_ERR, name, line,
+			   "duplicate setting \"%s\": each key once per level (a later file may set it again)",
+			   key);
+	else
+		pml_log_at(log, LOG_ERR, name, line, "%s", error);
+}
+
 static int read_keeping_locale(config_t *config, const char *text)
 {
 	locale_t thread = uselocale((locale_t)0);
@@ -524,7 +583,7 @@ int pml_policy_add_text(struct pml_policy *policy, const char *name,
 		/* An error at the end, past the newline added above. */
 		if (appended && line > last_line(text, len))
 			line = last_line(text, len);
-		pml_log_at(log, LOG_ERR, name, line, "%s", config_error_text(config));
+		log_syntax_error(log, name, text, len, line, config_error_text(config));
 		return -EINVAL;
 	}
 	parse_top(&p, config_root_setting(config));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Reads a policy file that root trusts, or refuses it.  A policy file sets
  * limits for every login, so it must be a regular file (never a FIFO that
@@ -12,6 +13,12 @@
 
 /* Policy files are a few lines; anything larger is a mistake or an attack. */
 #define PML_FILE_MAX 65536
+
+/*
+ * As an OWNER: any owner and any mode, for a candidate file that is not
+ * installed yet (memlockctl check --conf).  The module never uses it.
+ */
+#define PML_ANY_OWNER ((uid_t)-1)
 
 struct pml_text {
 	char *data;	/* NUL-terminated; may hold NULs before len */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 #include "size.h"
 
 #include <errno.h>
@@ -227,6 +228,46 @@ void pml_format_bytes(uint64_t bytes, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+}
+
+void pml_format_size(uint64_t bytes, bool with_bytes, char *buf, size_t len)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	char exact[32];
+	uint64_t half, v;
+	unsigned i, shift;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+		return;
+	}
+	for (i = 4; (bytes >> (10 * i)) == 0; i--)
+		;
+	/* Exact and in this unit ("1.5 GiB", not "1536 MiB"): as it is. */
+	pml_format_bytes(bytes, exact, sizeof(exact));
+	if (bytes == PML_UNLIMITED || strstr(exact, names[i]) != NULL) {
+		snprintf(buf, len, "%s", exact);
+		return;
+	}
+	shift = 10 * i;
+	half = (uint64_t)1 << (shift - 1);
+	/* Below 100 units, BYTES < 100 << 40: times 100 cannot overflow. */
+	if ((bytes >> shift) < 10 && (v = (bytes * 100 + half) >> shift) < 1000)
+		snprintf(buf, len, "%llu.%02llu %s", (unsigned long long)(v / 100),
+			 (unsigned long long)(v % 100), names[i]);
+	else if ((bytes >> shift) < 100 && (v = (bytes * 10 + half) >> shift) < 1000)
+		snprintf(buf, len, "%llu.%llu %s", (unsigned long long)(v / 10),
+			 (unsigned long long)(v % 10), names[i]);
+	else
+		snprintf(buf, len, "%llu %s",
+			 (unsigned long long)((bytes >> shift) + ((bytes >> (shift - 1)) & 1)),
+			 names[i]);
+	if (with_bytes) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len > used ? len - used : 0, " (%llu bytes)",
+			 (unsigned long long)bytes);
+	}
 }
 
 void pml_format_share(uint32_t share, char *buf, size_t len)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Values of the policy file: sizes ("8 MiB", "1.5 GiB", "unlimited"),
  * shares of RAM ("2.5%") and the floor keyword "page".  Parsed by hand,
@@ -7,6 +8,7 @@
 #ifndef PML_SIZE_H
 #define PML_SIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +49,15 @@ int pml_parse_floor(const char *text, struct pml_amount *out, const char **why);
  * the " bytes" suffix reads back as the same count.
  */
 void pml_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/*
+ * A byte count for people, in the largest unit it has at least one of:
+ * exact where that takes three decimals at most ("8 MiB", "1.5 GiB",
+ * "512 B"), else three significant digits ("5.89 GiB", "118 MiB") and,
+ * when WITH_BYTES, the exact count beside it: "5.89 GiB (6319017984
+ * bytes)".  Every unit is one the parser takes.
+ */
+void pml_format_size(uint64_t bytes, bool with_bytes, char *buf, size_t len);
 
 /* "2.5%" for a share. */
 void pml_format_share(uint32_t share, char *buf, size_t len);

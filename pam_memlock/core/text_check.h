@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Checks a policy text before libconfig 1.5 sees it, for what that version
  * gets wrong and cannot be told to refuse: @include directives (which it

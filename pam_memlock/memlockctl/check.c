@@ -1,17 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl check: is the policy valid, and is anything in it likely
  * wrong?  Like `visudo -c`: quiet on stdout but for one closing line.
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "text.h"
 #include "evaluate.h"
 #include "lint.h"
+#include "safe_read.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));
  * anything else is NSS failing, and then nothing can be said. */
@@ -49,14 +57,105 @@ static int user_uid(const char *name, uid_t *uid, void *ctx)
 	return lookup_result(pw != NULL);
 }
 
+/* PAM reads its stacks from /etc/pam.d, then the vendor directory. */
+static int service_known(const char *name, void *ctx)
+{
+	static const char *const dirs[] = { "/etc/pam.d", "/usr/lib/pam.d" };
+	char path[PATH_MAX];
+	size_t i;
+
+	(void)ctx;
+	if (strchr(name, '/') != NULL)
+		return 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		if (access(path, F_OK) == 0)
+			return 1;
+		if (errno != ENOENT)
+			return -1;
+	}
+	return 0;
+}
+
 static const struct pml_lint_names nss = {
 	.user_known = user_known, .group_known = group_known, .user_uid = user_uid,
+	.service_known = service_known,
 };
+
+static bool is_dropin_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
+}
+
+static int ignored(const struct dirent *entry)
+{
+	return strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 &&
+	       !is_dropin_name(entry->d_name);
+}
+
+/* Byte order, as the module reads drop-ins: not the locale's. */
+static int by_bytes(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Files in memlock.d/ that the module will never read: named one by one,
+ * so that "10-audio.CONF" does not sit there unnoticed. */
+static void warn_ignored_dropins(const char *main_path, const struct pml_log *log)
+{
+	const char *slash = strrchr(main_path, '/');
+	char dir[PATH_MAX], file[PATH_MAX + 256];
+	struct dirent **names;
+	int i, n;
+
+	if (slash == NULL ||
+	    snprintf(dir, sizeof(dir), "%.*s/memlock.d", (int)(slash - main_path),
+		     main_path) >= (int)sizeof(dir))
+		return;
+	n = scandir(dir, &names, ignored, by_bytes);
+	for (i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
+		pml_log_at(log, LOG_WARNING, file, 0,
+			   "warning: never read: drop-ins are read only when their names end in \".conf\" and do not start with \".\"");
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+/*
+ * A candidate named by --conf is validated whatever its owner and mode:
+ * CI or configuration management lints a file before it is installed.
+ * What the module would refuse once it is installed as it is, is a note.
+ */
+static void note_candidate(const char *path, const char *shown)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (st.st_uid != 0)
+		printf("%s: note: owned by uid %lu: pam_memlock reads only files that root owns; install it as root, mode 0644 (memlockctl install)\n",
+		       shown, (unsigned long)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		printf("%s: note: writable by group or others: pam_memlock would refuse it; install it with mode 0644\n",
+		       shown);
+}
+
+/* Did the policy fail only because this (unprivileged) user may not read a
+ * file that root could? */
+static bool unreadable_here(const char *path)
+{
+	return geteuid() != 0 && access(path, R_OK) < 0 && errno == EACCES;
+}
 
 int cli_check(const struct cli_options *options)
 {
 	struct cli_log_state state;
 	struct pml_log log;
+	struct pml_source source = options->source;
 	struct pml_policy policy;
 	struct pml_machine machine;
 	char path[PML_DESCRIBE_MAX];
@@ -66,16 +165,29 @@ int cli_check(const struct cli_options *options)
 	/* Escaped as the "FILE:LINE:" messages above it are. */
 	pml_escape(options->source.path, path, sizeof(path));
 	cli_log_init(&log, &state);
-	rc = pml_load(&options->source, &log, &policy, &machine);
+	if (source.given)
+		source.owner = PML_ANY_OWNER;
+	rc = pml_load(&source, &log, &policy, &machine);
 	if (rc < 0) {
-		if (state.errors > 0)
+		if (state.errors > 0 && unreadable_here(options->source.path))
+			fprintf(stderr,
+				"memlockctl: %s: uid %lu cannot read it; pam_memlock runs as root and can: run memlockctl check as root\n",
+				path, (unsigned long)geteuid());
+		else if (state.errors > 0)
 			fprintf(stderr,
 				"memlockctl: %s: invalid (%u %s): pam_memlock would refuse this policy and change no limit\n",
 				path, state.errors,
 				cli_plural(state.errors, "error", "errors"));
 		return CLI_EXIT_FAIL;
 	}
-	warnings = pml_lint(&policy, &machine, &nss, &log);
+	if (source.given)
+		note_candidate(options->source.path, path);
+	else
+		warn_ignored_dropins(options->source.path, &log);
+	pml_lint(&policy, &machine, &nss, &log);
+	/* Every warning went through the logger: the lint's and the ignored
+	 * drop-ins'. */
+	warnings = state.warnings;
 	if (warnings > 0 && options->strict) {
 		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
 			path, warnings, cli_plural(warnings, "warning", "warnings"));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl: the commands, and what they share.  Everything a command
  * knows about the policy it learns from the module's own loader and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl doctor [USER]: every layer between the kernel and a session's
  * RLIMIT_MEMLOCK, for each PAM service, with a verdict and the fix.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl explain USER: what the module would set for USER on this
  * machine, and why.  It calls pml_evaluate exactly as the module's
@@ -49,7 +50,7 @@ static void amount_text(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "unlimited");
 		return;
 	}
-	pml_format_bytes(bytes, human, sizeof(human));
+	pml_format_size(bytes, false, human, sizeof(human));
 	if (strstr(human, "bytes") != NULL)
 		snprintf(buf, len, "%s", human);
 	else
@@ -273,7 +274,7 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_key(j, "bytes");
 	cli_json_bytes(j, side->bytes);
 	cli_json_key(j, "human");
-	pml_format_bytes(side->bytes, text, sizeof(text));
+	pml_format_size(side->bytes, false, text, sizeof(text));
 	cli_json_string(j, text);
 	cli_json_key(j, "setting");
 	cli_json_string(j, builtin ? NULL : pml_key_name(side->from->key));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A small JSON writer for memlockctl --json: objects, arrays, strings,
  * integers, booleans and null, pretty-printed two spaces per level.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A model of pam_limits for RLIMIT_MEMLOCK: which memlock lines of
  * limits.conf and the .conf files of limits.d match a user, with pam_limits' own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The "legal but likely wrong" warnings of `memlockctl check`.  Limits are
  * worked out by pml_resolve, rule by rule, the module's own code, so that
@@ -279,8 +280,8 @@ static void lint_soft_above_hard(const struct level *level,
 		     ? level->policy->top.v[PML_KEY_SOFT].at
 		     : level->policy->top.v[PML_KEY_HARD].at;
 	}
-	pml_format_bytes(d->soft.wanted, soft, sizeof(soft));
-	pml_format_bytes(d->hard.bytes, hard, sizeof(hard));
+	pml_format_size(d->soft.wanted, false, soft, sizeof(soft));
+	pml_format_size(d->hard.bytes, false, hard, sizeof(hard));
 	warn_at(level->policy, at, log, count,
 		"%s soft limit (%s) is above %s hard limit (%s)%s; sessions get soft lowered to %s",
 		level->rule != NULL ? "this rule's" : "the", soft,
@@ -304,8 +305,8 @@ static void lint_share_side(const struct level *level, const struct pml_side *si
 	if (!own(level, side->from) && !own(level, bound))
 		return;
 	pml_format_share(side->from->amount.share, share, sizeof(share));
-	pml_format_bytes(side->share_paged, came, sizeof(came));
-	pml_format_bytes(side->bytes, limit, sizeof(limit));
+	pml_format_size(side->share_paged, false, came, sizeof(came));
+	pml_format_size(side->bytes, false, limit, sizeof(limit));
 	warn_at(level->policy, own(level, side->from) ? side->from->at : bound->at,
 		log, count,
 		"%s \"%s\" comes to %s on this machine, %s the %s (%s): the %s decides, not the share",
@@ -326,6 +327,45 @@ static void lint_shares(const struct level *level, const struct pml_log *log,
 		lint_share_side(level, &d->hard, log, count);
 }
 
+/* limit, soft or hard of "0": legal, and nothing can be locked at all. */
+static void lint_zero(const struct level *level, const struct pml_log *log,
+		      unsigned *count)
+{
+	static const enum pml_key sides[] = { PML_KEY_LIMIT, PML_KEY_SOFT, PML_KEY_HARD };
+	const struct pml_settings *own = level->rule != NULL ? &level->rule->settings
+							     : &level->policy->top;
+	size_t i;
+
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		const struct pml_setting *s = &own->v[sides[i]];
+
+		if (s->set && s->amount.kind == PML_AMOUNT_BYTES && s->amount.bytes == 0)
+			warn_at(level->policy, s->at, log, count,
+				"%s \"0\": no memory can be locked, so mlock, io_uring and RDMA fail; the kernel's own default is 8 MiB (64 KiB before Linux 5.16)",
+				pml_key_name(s->key));
+	}
+}
+
+/* A rule's floor or ceiling, where both its sides are fixed sizes. */
+static void lint_useless_bounds(const struct level *level, const struct pml_log *log,
+				unsigned *count)
+{
+	static const enum pml_key bounds[] = { PML_KEY_FLOOR, PML_KEY_CEILING };
+	const struct pml_decision *d = &level->decision;
+	size_t i;
+
+	if (level->rule == NULL || is_share(&d->soft) || is_share(&d->hard))
+		return;
+	for (i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+		const struct pml_setting *s = &level->rule->settings.v[bounds[i]];
+
+		if (s->set)
+			warn_at(level->policy, s->at, log, count,
+				"%s has no effect: this rule's limits are fixed sizes, and only a share of RAM is held between floor and ceiling",
+				pml_key_name(s->key));
+	}
+}
+
 static void lint_level(const struct pml_policy *policy, const struct pml_rule *rule,
 		       const struct pml_machine *machine, const struct pml_log *log,
 		       unsigned *count)
@@ -333,8 +373,10 @@ static void lint_level(const struct pml_policy *policy, const struct pml_rule *r
 	struct level level = { .policy = policy, .rule = rule };
 
 	pml_resolve(policy, rule, machine, &level.decision);
+	lint_zero(&level, log, count);
 	lint_soft_above_hard(&level, log, count);
 	lint_shares(&level, log, count);
+	lint_useless_bounds(&level, log, count);
 }
 
 /* --- Names the machine does not know ----------------------------------- */
@@ -384,6 +426,8 @@ unsigned pml_lint(const struct pml_policy *policy,
 				  names->user_known, names->ctx, log, &count);
 			lint_list(policy, rule, &rule->groups, "group",
 				  names->group_known, names->ctx, log, &count);
+			lint_list(policy, rule, &rule->services, "PAM service",
+				  names->service_known, names->ctx, log, &count);
 		}
 	}
 	return count;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What a valid policy may still get wrong: things the loader must accept
  * (they are legal, and may be meant) but that an operator most likely did
@@ -28,6 +29,8 @@ struct pml_lint_names {
 	/* The user's uid: 1 and *uid, 0 unknown, -1 cannot tell.  May be
 	 * NULL: then a user name may have any uid. */
 	int (*user_uid)(const char *name, uid_t *uid, void *ctx);
+	/* Has the PAM directory a service of this name?  As user_known. */
+	int (*service_known)(const char *name, void *ctx);
 	void *ctx;
 };
 
@@ -42,7 +45,10 @@ struct pml_lint_names {
  *     MACHINE (the module would lower soft to hard);
  *   - a share of RAM that the floor or the ceiling always overrides on
  *     MACHINE;
- *   - a user or group name that NAMES says is unknown (NAMES may be NULL).
+ *   - a limit, soft or hard of "0";
+ *   - a rule's floor or ceiling where its limits are fixed sizes;
+ *   - a user, group or PAM service that NAMES says is unknown (NAMES may
+ *     be NULL).
  * Returns how many warnings were logged.
  */
 unsigned pml_lint(const struct pml_policy *policy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl: check, explain and show the pam_memlock policy, and bring
  * running sessions to it.  This file reads the command line and nothing

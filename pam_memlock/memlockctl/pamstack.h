@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A PAM session stack resolved the way Linux-PAM (with Debian's @include)
  * resolves it, and walked the way pam_open_session walks it.

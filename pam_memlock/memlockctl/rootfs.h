@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Reading the files of a system that may not be this one: every path doctor
  * reads goes through here, prefixed with --root (the empty string for this

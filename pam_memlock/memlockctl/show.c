@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl show: the effective policy once every file is merged, every
  * value with the file and line it came from.  The text form is itself a

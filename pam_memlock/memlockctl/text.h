@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Text helpers shared by memlockctl's commands: policy values written the
  * way the policy file spells them, names quoted so that no byte of them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Where a session's RLIMIT_MEMLOCK starts, before PAM: the systemd unit
  * its service runs in (unit file and drop-ins in /etc, /run, /usr/lib and

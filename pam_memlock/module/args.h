@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* The module's arguments on its line in /etc/pam.d. */
 #ifndef PML_ARGS_H
 #define PML_ARGS_H

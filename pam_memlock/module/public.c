@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The PAM entry points, and the only symbols pam_memlock.so exports.
  * Each stays a few lines: the work is in the convenience library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The log lines that tell an operator what a session got, and why.  Every
  * name in them goes through pml_quote.
@@ -8,7 +9,7 @@
 
 #include "size.h"
 
-#define SIZE_TEXT 32
+#define SIZE_TEXT 64
 #define NAME_TEXT 256
 
 struct pair_text {
@@ -19,8 +20,8 @@ static struct pair_text pair(struct pml_limits limits)
 {
 	struct pair_text text;
 
-	pml_format_bytes(limits.soft, text.soft, sizeof(text.soft));
-	pml_format_bytes(limits.hard, text.hard, sizeof(text.hard));
+	pml_format_size(limits.soft, true, text.soft, sizeof(text.soft));
+	pml_format_size(limits.hard, true, text.hard, sizeof(text.hard));
 	return text;
 }
 
@@ -30,13 +31,13 @@ static void report_side(const struct pml_evaluation *e, const char *name,
 	char origin[PML_DESCRIBE_MAX], value[SIZE_TEXT], share[16], exact[SIZE_TEXT];
 
 	pml_describe_origin(&e->policy, side->from, origin, sizeof(origin));
-	pml_format_bytes(side->bytes, value, sizeof(value));
+	pml_format_size(side->bytes, true, value, sizeof(value));
 	if (side->from->amount.kind != PML_AMOUNT_SHARE) {
 		pml_log(log, LOG_DEBUG, "%s %s (%s)", name, value, origin);
 		return;
 	}
 	pml_format_share(side->from->amount.share, share, sizeof(share));
-	pml_format_bytes(side->share_paged, exact, sizeof(exact));
+	pml_format_size(side->share_paged, true, exact, sizeof(exact));
 	pml_log(log, LOG_DEBUG, "%s %s (%s: %s of %llu bytes RAM is %s%s)", name,
 		value, origin, share,
 		(unsigned long long)e->machine.ram, exact,
@@ -92,8 +93,8 @@ void pml_report_outcome(const struct pml_evaluation *evaluation,
 	if (d->soft_lowered_to_hard) {
 		char soft[SIZE_TEXT], hard[SIZE_TEXT];
 
-		pml_format_bytes(d->soft.wanted, soft, sizeof(soft));
-		pml_format_bytes(d->hard.bytes, hard, sizeof(hard));
+		pml_format_size(d->soft.wanted, true, soft, sizeof(soft));
+		pml_format_size(d->hard.bytes, true, hard, sizeof(hard));
 		pml_log(log, LOG_WARNING,
 			"user %s: the policy's soft limit (%s) is above its hard limit (%s); soft lowered to %s",
 			user, soft, hard, hard);

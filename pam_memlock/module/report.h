@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* The log lines that tell an operator what a session got, and why. */
 #ifndef PML_REPORT_H
 #define PML_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Open-session: read the arguments, decide, apply, log, and map the result
  * to a PAM code here and nowhere else.

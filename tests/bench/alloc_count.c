@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Counts every heap allocation in the process: the bench executable
  * defines malloc and friends, so libpam, the modules, libconfig and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* Heap allocation counters for the benchmark (see alloc_count.c). */
 #ifndef BENCH_ALLOC_COUNT_H
 #define BENCH_ALLOC_COUNT_H

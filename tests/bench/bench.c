@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The session-cost benchmark: pam_memlock against pam_permit
  * alone (the baseline), pam_limits with the equivalent policy, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # Profiles one service of the benchmark with callgrind: N sessions of it
 # (after one warm-up session that is not counted), then the functions that
 # cost the most, inclusive and exclusive.

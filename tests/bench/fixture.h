@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The benchmark's private world, in one fresh directory: the policies
  * (pam_memlock's and pam_limits' equivalent of each), a passwd and a group

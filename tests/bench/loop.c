@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What bench runs under callgrind: N sessions of one service, after one
  * warm-up session that is not counted (callgrind starts with collection

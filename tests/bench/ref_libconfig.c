@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The floor of the benchmark: the least a libconfig-based session module
  * can do.  It links libconfig (so that libpam's dlopen loads and relocates

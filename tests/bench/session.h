@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /* One PAM session of the benchmark, with a fresh handle. */
 #ifndef BENCH_SESSION_H
 #define BENCH_SESSION_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # Shared pieces of the end-to-end tests (sourced, not run).
 #
 # Every case runs in its own private mount, network and PID namespace:

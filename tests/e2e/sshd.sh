@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # End to end through a real OpenSSH server: sshd, started with a 64 KiB soft
 # memlock limit, runs pam_memlock in its PAM session stack; the user logs in
 # with a key and the remote shell prints `ulimit -Sl; ulimit -Hl`.

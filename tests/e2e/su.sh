@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # End to end through util-linux su and runuser: root, holding a 64 KiB soft
 # memlock limit, switches to the test user with a login shell
 # (`su - pmltest -c ...`, `runuser -l pmltest -c ...`) through a private PAM

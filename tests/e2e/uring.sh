@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # What users install pam_memlock for: io_uring fixed buffers.  As the
 # unprivileged test user, registering a 1 MiB buffer fails with ENOMEM at a
 # 64 KiB memlock limit and works in a session pam_memlock raised.  (The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * uring_probe: register one fixed buffer of SIZE bytes with io_uring, the
  * thing a 64 KiB RLIMIT_MEMLOCK breaks for ordinary users.

@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make check-vm: the cases that need CAP_SYS_RESOURCE (raising the HARD
 # limit), in a virtual machine with real root.  qemu-system-x86_64 under TCG
 # boots Debian's kernel (unpacked from its .deb, never installed) with a
 # busybox initramfs built here; the VM mounts this machine's / read-only over
-# virtio-9p under a tmpfs overlay and runs tests/e2e/vm/guest.sh, whose TAP
-# comes back over the serial console and is printed here.
+# virtio-9p under a tmpfs overlay.  Two ways to boot it (PML_VM_MODE):
 #
-# Environment: PML_MODULE, PML_SRCDIR, PML_BUILDDIR (from make);
-# PML_VM_CACHE, where the kernel is kept (default /var/cache/pml-vm);
-# PML_VM_TIMEOUT, seconds the VM may run (default 150).
+#   busybox  the initramfs's busybox stays PID 1 and runs
+#            tests/e2e/vm/guest.sh chrooted into the overlay; its TAP comes
+#            back over the serial console, each line prefixed "PMLTAP ".
+#   systemd  (tests/e2e/vm-systemd.sh) the initramfs switches into the
+#            overlay and executes this machine's own systemd as PID 1, with
+#            the files of tests/e2e/vm/systemd/ copied in (DefaultLimitMEMLOCK=64K,
+#            the test unit) and the units that are slow over 9p or pointless
+#            in the VM masked.  tests/e2e/vm/systemd-guest.sh runs after
+#            multi-user.target; its TAP comes over a second serial port,
+#            which nothing else writes to.
+#
+# Environment: PML_MODULE, PML_SRCDIR, PML_BUILDDIR, PML_SYSCONFDIR (from
+# make); PML_VM_CACHE, where the kernel is kept (default /var/cache/pml-vm);
+# PML_VM_TIMEOUT, seconds the VM may run (default 150, 300 for systemd).
 set -u
 PATH=$PATH:/usr/sbin:/sbin # modinfo, for a caller without the sbin dirs
 . "$(dirname "$0")/lib.sh"
 
+mode=${PML_VM_MODE:-busybox}
 cache=${PML_VM_CACHE:-/var/cache/pml-vm}
-vm_timeout=${PML_VM_TIMEOUT:-150}
+case $mode in
+busybox) vm_timeout=${PML_VM_TIMEOUT:-150} ;;
+systemd) vm_timeout=${PML_VM_TIMEOUT:-300} ;;
+*) echo "PML_VM_MODE=$mode: busybox or systemd" >&2; exit 2 ;;
+esac
 qemu=${QEMU:-qemu-system-x86_64}
 busybox=${BUSYBOX:-/bin/busybox}
 # What the initramfs needs to reach the host's files; their dependencies
@@ -34,6 +50,21 @@ readelf -d "$busybox" 2>/dev/null | grep -q NEEDED &&
 for tool in cpio gzip modinfo dpkg-deb; do
 	command -v $tool >/dev/null || tap_skip_all "$tool missing"
 done
+if [ "$mode" = systemd ]; then
+	# What the guest boots and logs in with, all of it this machine's own.
+	missing=
+	for need in /lib/systemd/systemd:systemd /usr/bin/dbus-daemon:dbus \
+		/lib/x86_64-linux-gnu/security/pam_systemd.so:libpam-systemd \
+		/usr/sbin/sshd:openssh-server /usr/bin/ssh:openssh-client \
+		/usr/sbin/cron:cron /usr/bin/sudo:sudo /bin/login:login \
+		/usr/sbin/runuser:util-linux /usr/sbin/pam-auth-update:libpam-runtime \
+		/usr/bin/python3:python3; do
+		[ -e "${need%%:*}" ] || missing="$missing ${need#*:}"
+	done
+	[ -z "$missing" ] || tap_skip_all "the systemd VM needs Debian packages:$missing"
+	[ -n "${PML_SYSCONFDIR:-}" ] ||
+		tap_skip_all "PML_SYSCONFDIR is not set: run through make check-vm"
+fi
 
 # --- The kernel: Debian's package, unpacked into the cache ----------------
 # Sets kroot to the directory holding boot/vmlinuz-* and lib/modules/*, or
@@ -91,6 +122,38 @@ kver=${vmlinuz##*/vmlinuz-}
 kdir=$kroot/lib/modules/$kver
 [ -f "$vmlinuz" ] && [ -d "$kdir" ] || tap_skip_all "kernel unpacked without vmlinuz or modules"
 
+# seed_systemd DIR: the files the systemd boot adds to the overlay, in DIR
+# as they go under /: the manager drop-in, the test unit, and the masks.
+# Masked: the units in tests/e2e/vm/systemd/masked, every unit this machine
+# enables itself except ssh and cron (a database server, say, would slow the
+# boot and prove nothing), and every generator (fstab's would wait for the
+# disks of this machine's /etc/fstab; the test wants none of them).
+seed_systemd() {
+	local seed=$1 sys=$1/etc/systemd/system link unit gen
+	mkdir -p "$sys/multi-user.target.wants" "$seed/etc/systemd/system.conf.d" \
+		"$seed/etc/systemd/system-generators" || return 1
+	cp "$e2e_dir/vm/systemd/pml-vm.conf" "$seed/etc/systemd/system.conf.d/" || return 1
+	sed "s|@SRCDIR@|$PML_SRCDIR|g" "$e2e_dir/vm/systemd/pml-vm-guest.service.in" \
+		>"$sys/pml-vm-guest.service" || return 1
+	ln -s ../pml-vm-guest.service "$sys/multi-user.target.wants/pml-vm-guest.service"
+	{
+		sed 's/#.*//' "$e2e_dir/vm/systemd/masked"
+		for link in /etc/systemd/system/*.wants/*; do
+			[ -e "$link" ] || [ -L "$link" ] || continue
+			unit=${link##*/}
+			case $unit in ssh.service | cron.service) ;; *) echo "$unit" ;; esac
+		done
+	} | sort -u | while read -r unit; do
+		[ -n "$unit" ] && ln -sfn /dev/null "$sys/$unit"
+	done
+	for gen in /lib/systemd/system-generators/* /usr/lib/systemd/system-generators/* \
+		/etc/systemd/system-generators/*; do
+		[ -e "$gen" ] || continue
+		ln -sfn /dev/null "$seed/etc/systemd/system-generators/${gen##*/}"
+	done
+	return 0
+}
+
 # --- The initramfs ------------------------------------------------------------
 work=$(mktemp -d /tmp/pml-vm-XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -106,26 +169,35 @@ for path in $order; do
 	echo "${path##*/}" >>"$ird/modules/order"
 done
 {
-	printf 'PML_MODULE=%q\nPML_SRCDIR=%q\nPML_BUILDDIR=%q\n' \
-		"$PML_MODULE" "$PML_SRCDIR" "$PML_BUILDDIR"
-	echo 'export PML_MODULE PML_SRCDIR PML_BUILDDIR'
+	printf 'PML_MODULE=%q\nPML_SRCDIR=%q\nPML_BUILDDIR=%q\nPML_SYSCONFDIR=%q\n' \
+		"$PML_MODULE" "$PML_SRCDIR" "$PML_BUILDDIR" "${PML_SYSCONFDIR:-}"
+	echo 'export PML_MODULE PML_SRCDIR PML_BUILDDIR PML_SYSCONFDIR'
 } >"$ird/pml-env"
+append="console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init"
+serials="-serial file:$work/serial.log"
+if [ "$mode" = systemd ]; then
+	seed_systemd "$ird/seed" || tap_skip_all "cannot prepare the systemd boot's files"
+	append="$append pml.init=systemd systemd.show_status=error systemd.log_color=0"
+	serials="$serials -serial file:$work/tap.log"
+fi
 (cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz" ||
 	tap_skip_all "cannot build the initramfs"
 
 # --- Boot -----------------------------------------------------------------
 serial=$work/serial.log
+: >"$work/tap.log"
 start=$(date +%s)
+# $serials is split on purpose: one or two -serial options.
+# shellcheck disable=SC2086
 timeout -k 10 "$vm_timeout" "$qemu" -accel tcg -m 1024 -smp 1 -no-reboot \
-	-nodefaults -display none -monitor none -serial "file:$serial" \
-	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init" \
+	-nodefaults -display none -monitor none $serials \
+	-kernel "$vmlinuz" -initrd "$work/initrd.gz" -append "$append" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	</dev/null >"$work/qemu.log" 2>&1
 qemu_status=$?
 elapsed=$(($(date +%s) - start))
 
-tr -d '\r' <"$serial" | sed -n 's/^PMLTAP //p' >"$work/tap"
+cat "$serial" "$work/tap.log" | tr -d '\r' | sed -n 's/^PMLTAP //p' >"$work/tap"
 if grep -q '^1\.\.[0-9]' "$work/tap" && ! grep -q '^Bail out!' "$work/tap"; then
 	cat "$work/tap"
 	echo "# VM ($kver, TCG) ran ${elapsed}s, qemu exit $qemu_status"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * libFuzzer target: a whole policy text, the way the module reads it after
  * the safe open: pml_policy_add_text (the text check, libconfig, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * libFuzzer target, differential: pml_text_check refuses a quoted string
  * where libconfig 1.5 cannot place one (because libconfig would leak it),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * libFuzzer target: the value parser (sizes, shares of RAM, floors).
  * Beyond "no crash, no undefined behaviour", checks what memlock.conf(5) promises

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # Runs each libFuzzer target for a fixed time, seeded from tests/data, and
 # prints TAP: one case per target, "ok" when it ran its time without a
 # crash, a leak, undefined behaviour or a broken invariant (abort).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The check-vm cases, run by the VM's init as root with every capability,
 # in a tmpfs overlay over the host's read-only /.  It edits /etc freely:
 # the overlay is the VM's own, gone at power-off.  Prints TAP.

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# The check-vm cases of the systemd boot, run by pml-vm-guest.service once
+# the VM has reached multi-user.target.  PID 1 is this machine's systemd,
+# with DefaultLimitMEMLOCK=64K; logind, dbus, sshd and cron are this
+# machine's own, started by it.  The module is installed the way a Debian
+# administrator installs it, then enabled with the README's Debian steps,
+# which this script reads out of the README itself: the docs and the test
+# cannot drift apart.  Each case logs in through a real login path and
+# reads the limit inside the session.  Prints TAP on the second serial
+# port; the host's harness prints it.
+#
+# The overlay is the VM's own, gone at power-off: /etc is edited freely.
+if [ ! -e /.pml-vm-guest ] || [ "$(cat /proc/1/comm 2>/dev/null)" != systemd ]; then
+	echo "systemd-guest.sh runs only inside the check-vm VM booted with systemd" >&2
+	exit 1
+fi
+if [ -z "${PML_VM_TAP:-}" ]; then
+	PML_VM_TAP=1 bash "$0" 2>&1 | sed -u 's/^/PMLTAP /' >/dev/ttyS1
+	# Everything written must be out of the port before the power goes.
+	python3 -c 'import os, termios; termios.tcdrain(os.open("/dev/ttyS1", os.O_WRONLY | os.O_NOCTTY))'
+	exit 0
+fi
+. /.pml-vm-guest
+. "$PML_SRCDIR/tests/e2e/lib.sh"
+export DEBIAN_FRONTEND=noninteractive
+E2E_CASE=/tmp/pml-vm-logs
+mkdir -p "$E2E_CASE"
+
+MIB=1048576
+POLICY_BYTES=$((256 * MIB))
+CRON_BYTES=$((300 * MIB))
+SERVICE_BYTES=65536
+POLICY="$POLICY_BYTES $POLICY_BYTES"
+CRON="$CRON_BYTES $CRON_BYTES"
+PASSWORD=pml-vm-Secret-1
+HOME_DIR=/home/$E2E_USER
+README=$PML_SRCDIR/README
+
+# --- How the machine came up ---------------------------------------------
+usec=$(systemctl show -P ActiveEnterTimestampMonotonic multi-user.target)
+echo "# multi-user.target reached $((usec / 1000000)).$(printf %06d $((usec % 1000000)) | cut -c1-2) s after the kernel started"
+systemctl --failed --no-legend --plain 2>&1 | sed 's/^/# failed unit: /'
+
+# limits_of PID: "SOFT HARD" in bytes, or "unlimited".
+limits_of() {
+	awk '/^Max locked memory/ { print $4, $5 }' "/proc/$1/limits" 2>/dev/null
+}
+PID1=$(limits_of 1)
+
+# --- The test user, with a password, a key for sshd and a crontab ----------
+sed "s|@HOME@|$HOME_DIR|" "$e2e_dir/fixtures/passwd" >>/etc/passwd
+cat "$e2e_dir/fixtures/group" >>/etc/group
+cat "$e2e_dir/fixtures/shadow" >>/etc/shadow
+echo "$E2E_USER:$PASSWORD" | chpasswd
+mkdir -p -m 0755 "$HOME_DIR/.ssh"
+ssh_dir=/root/pml-vm-ssh
+mkdir -p -m 0700 "$ssh_dir"
+ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/id_ed25519" </dev/null
+cp "$ssh_dir/id_ed25519.pub" "$HOME_DIR/.ssh/authorized_keys"
+chown -R "$E2E_UID:$E2E_UID" "$HOME_DIR"
+# What every session runs: its own limits in bytes, soft then hard.
+mkdir -p /usr/local/bin
+cat >/usr/local/bin/pml-limits <<'SH'
+#!/bin/sh
+exec awk '/^Max locked memory/ { print $4, $5 }' /proc/self/limits
+SH
+chmod 0755 /usr/local/bin/pml-limits
+show=/usr/local/bin/pml-limits
+probe=/usr/local/bin/pml_uring_probe
+cp "$PML_BUILDDIR/tests/e2e/uring_probe" "$probe" 2>/dev/null && chmod 0755 "$probe"
+# sshd and cron are this machine's own units; a machine where the packages'
+# postinst did not enable them (a container image) still has them here.
+[ -e /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -A >/dev/null
+systemctl start ssh.service cron.service
+journal_cursor() { journalctl -n 1 -o export 2>/dev/null | sed -n 's/^__CURSOR=//p'; }
+
+# --- Ways into a session; each prints the session's limits ----------------
+ssh_login() {	# ssh_login COMMAND
+	ssh -F /dev/null -i "$ssh_dir/id_ed25519" -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null \
+		-o BatchMode=yes -o LogLevel=ERROR -o ConnectTimeout=60 \
+		"$E2E_USER@127.0.0.1" "$1" </dev/null 2>"$E2E_CASE/ssh.log" |
+		tr '\n' ' ' | sed 's/ *$//'
+}
+console_login() {
+	python3 "$e2e_dir/vm/pty_login.py" "$E2E_USER" "$PASSWORD" "$show" \
+		</dev/null 2>"$E2E_CASE/login.log"
+}
+su_login() { su -l "$E2E_USER" -c "$show" </dev/null; }
+su_plain() { su "$E2E_USER" -c "$show" </dev/null; }
+sudo_login() { sudo -i -u "$E2E_USER" "$show" </dev/null; }
+sudo_plain() { sudo -u "$E2E_USER" "$show" </dev/null; }
+runuser_login() { runuser -l "$E2E_USER" -c "$show" </dev/null; }
+pamname_service() {
+	systemd-run --quiet --wait --pipe -p PAMName=login -p User="$E2E_USER" "$show" </dev/null
+}
+# A service of the user's own manager (user@UID.service).
+user_service() {
+	runuser -u "$E2E_USER" -- env XDG_RUNTIME_DIR="/run/user/$E2E_UID" \
+		systemd-run --user --quiet --wait --pipe "$show" </dev/null
+}
+user_manager() {
+	limits_of "$(systemctl show -P MainPID "user@$E2E_UID.service")"
+}
+# A crontab line that runs every minute, and cron started 3 s before a
+# minute begins (the clock is the VM's own to set), so that the job runs
+# through /etc/pam.d/cron within seconds instead of up to a minute.
+cron_job() {
+	local out=$HOME_DIR/cron.out i now
+	rm -f "$out" "$out.tmp"
+	systemctl stop cron.service
+	now=$(date +%s)
+	date -s "@$(((now / 60 + 1) * 60 - 3))" >/dev/null
+	systemctl start cron.service
+	for i in $(seq 900); do
+		[ -s "$out" ] && break
+		sleep 0.1
+	done
+	cat "$out" 2>/dev/null
+}
+printf 'MAILTO=""\n* * * * * %s >%s.tmp && mv %s.tmp %s\n' \
+	"$show" "$HOME_DIR/cron.out" "$HOME_DIR/cron.out" "$HOME_DIR/cron.out" |
+	crontab -u "$E2E_USER" -
+
+# readme_step N: the README's block that starts "# Debian step N:", up to
+# the first blank line, without its indentation.
+readme_step() {
+	awk -v n="$1" '
+		$0 ~ "^    # Debian step " n ":" { on = 1 }
+		on && /^$/ { exit }
+		on { sub(/^    /, ""); print }' "$README"
+}
+run_readme_step() {	# run_readme_step N: runs it; prints the commands run
+	local step
+	step=$(readme_step "$1")
+	[ -n "$step" ] || { echo "# README has no \"Debian step $1\" block"; return 1; }
+	echo "$step" | sed 's/^/#   /'
+	bash -e -c "$step" >"$E2E_CASE/step$1.log" 2>&1 || {
+		tap_diag "$E2E_CASE/step$1.log"
+		return 1
+	}
+}
+
+tap_plan 27
+echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
+
+# stack_order SERVICE: where the service's stack has pam_limits against its
+# include of the common session stack, as the README and pam_memlock(8)
+# describe Debian's stacks.
+stack_order() {
+	local f=/etc/pam.d/$1
+	[ -e "$f" ] || f=/usr/lib/pam.d/$1
+	awk -v s="$1" '
+		/^[ \t]*#/ { next }
+		/^session[ \t].*pam_limits\.so/ && !l { l = NR }
+		/^@include[ \t]+common-session/ && !i { i = NR }
+		/^session[ \t]+include[ \t]/ { inc = $3 }
+		END {
+			if (l && i) print s ":" (l < i ? "limits<common" : "common<limits")
+			else if (l) print s ":limits,no-common"
+			else if (inc) print s ":includes-" inc
+			else print s ":?"
+		}' "$f"
+}
+
+# --- 0. Before anything is installed ---------------------------------------
+tap_is "Debian's stacks: pam_limits before the common session in login, su, sudo, sudo-i, systemd-user; after it in sshd, cron; runuser has none" \
+	"$(for s in login su su-l sudo sudo-i systemd-user sshd cron runuser runuser-l; do
+		stack_order $s; done | tr '\n' ' ' | sed 's/ $//')" \
+	"login:limits<common su:limits<common su-l:includes-su sudo:limits<common sudo-i:limits<common systemd-user:limits<common sshd:common<limits cron:common<limits runuser:limits,no-common runuser-l:includes-runuser"
+tap_is "services start at DefaultLimitMEMLOCK=64K: sshd's daemon has 64 KiB soft and hard" \
+	"$(limits_of "$(systemctl show -P MainPID ssh.service)")" "$SERVICE_BYTES $SERVICE_BYTES"
+case $PID1 in
+"$SERVICE_BYTES "* | "$POLICY_BYTES "* | "$CRON_BYTES "* | "" | unlimited*)
+	tap_not_ok "PID 1's limit ($PID1) must differ from 64 KiB, 256 MiB and 300 MiB to tell them apart" ;;
+*)
+	tap_ok "PID 1's limit, $PID1, differs from the service's 64 KiB and the policy's 256 and 300 MiB" ;;
+esac
+tap_is "no pam_memlock: an sshd session gets PID 1's $PID1 from Debian's pam_limits, not sshd's 64 KiB" \
+	"$(ssh_login "$show")" "$PID1"
+
+# --- Install, as a Debian administrator does --------------------------------
+# (the files of make install with Debian's layout, by hand: this tree is
+# built with configure's defaults).
+moddir=/lib/x86_64-linux-gnu/security
+install -m 0644 "$PML_MODULE" "$moddir/pam_memlock.so"
+install -m 0755 "$PML_BUILDDIR/memlockctl" /usr/sbin/memlockctl
+install -m 0644 "$PML_SRCDIR/conf/pam-configs/memlock" /usr/share/pam-configs/memlock
+# The policy goes where this build looks for it ($PML_SYSCONFDIR/security).
+conf=$PML_SYSCONFDIR/security/memlock.conf
+mkdir -p -m 0755 "${conf%/*}"
+cat >"$conf" <<'CONF'
+limit = "256 MiB";
+rules = (
+  { service = "cron"; limit = "300 MiB"; }
+);
+CONF
+chmod 0644 "$conf"
+echo "# policy $conf: 256 MiB, 300 MiB for service \"cron\""
+
+# --- 1. The README's Debian step 1 alone -----------------------------------
+echo "# README, Debian step 1:"
+if run_readme_step 1; then
+	tap_ok "README Debian step 1 runs"
+else
+	tap_not_ok "README Debian step 1 runs"
+fi
+tap_is "step 1 only: sshd (pam_limits after common-session) is overridden with PID 1's $PID1" \
+	"$(ssh_login "$show")" "$PID1"
+tap_is "step 1 only: a cron job (pam_limits after common-session-noninteractive) is overridden with PID 1's $PID1" \
+	"$(cron_job)" "$PID1"
+tap_is "step 1 only: runuser -l (no common-session) gets PID 1's $PID1 from pam_limits" \
+	"$(runuser_login)" "$PID1"
+
+# --- 2. The README's Debian step 2: every path ------------------------------
+echo "# README, Debian step 2:"
+if run_readme_step 2; then
+	tap_ok "README Debian step 2 runs"
+else
+	tap_not_ok "README Debian step 2 runs"
+fi
+cursor=$(journal_cursor)
+got=$(ssh_login "$show; $probe $((16 * MIB))")
+journalctl --sync
+journalctl --after-cursor="$cursor" -o short-monotonic --no-pager 2>/dev/null |
+	grep pam_memlock >"$E2E_CASE/journal.log"
+tap_is "sshd key login: 256 MiB soft and hard, and a 16 MiB io_uring buffer registers" \
+	"$got" "$POLICY registered"
+# The module is in that stack twice: from common-session, and after
+# pam_limits.  The later run decided (above); neither logged anything.
+tap_is "sshd's stack has the module twice, and the journal has no pam_memlock line for the session" \
+	"$(grep -c pam_memlock /etc/pam.d/common-session /etc/pam.d/sshd | tr '\n' ' ')$(cat "$E2E_CASE/journal.log")" \
+	"/etc/pam.d/common-session:1 /etc/pam.d/sshd:1 "
+
+# The same twice-stacked sshd, with debug on both lines: two decisions,
+# and the second, after pam_limits, is what the session has.
+session_journal() {	# session_journal COMMAND: an ssh login; its pam_memlock lines
+	local cursor
+	cursor=$(journal_cursor)
+	ssh_login "$1" >"$E2E_CASE/out"
+	echo >>"$E2E_CASE/out"
+	journalctl --sync
+	journalctl --after-cursor="$cursor" -o cat --no-pager 2>/dev/null |
+		grep pam_memlock >"$E2E_CASE/journal.log"
+}
+cp /etc/pam.d/common-session /etc/pam.d/sshd "$E2E_CASE/"
+sed -i 's/pam_memlock\.so/& debug/' /etc/pam.d/common-session /etc/pam.d/sshd
+session_journal "$show"
+sed 's/^/# journal: /' "$E2E_CASE/journal.log"
+tap_is "twice in sshd's stack, with debug: two decisions logged, the session has the second's 256 MiB" \
+	"$(grep -c ' decides, ' "$E2E_CASE/journal.log") $(cat "$E2E_CASE/out")" "2 $POLICY"
+cp "$E2E_CASE/common-session" "$E2E_CASE/sshd" /etc/pam.d/
+# A policy that warns (soft above hard): once per session, not once per run.
+cp "$conf" "$E2E_CASE/memlock.conf"
+printf 'soft = "512 MiB";\nhard = "256 MiB";\n' >"$conf"
+session_journal "$show"
+sed 's/^/# journal: /' "$E2E_CASE/journal.log"
+# What the first run of a handle logged, the second does not log again.
+tap_is "twice in sshd's stack, a policy that warns: one warning for the session, 256 MiB" \
+	"$(grep -c 'soft lowered' "$E2E_CASE/journal.log") $(cat "$E2E_CASE/out")" "1 $POLICY"
+cp "$E2E_CASE/memlock.conf" "$conf"
+
+tap_is "console login: login(1) on a pseudo-terminal, password typed: 256 MiB" \
+	"$(console_login)" "$POLICY"
+tap_is "su -l: 256 MiB" "$(su_login)" "$POLICY"
+tap_is "su (not -l): 256 MiB" "$(su_plain)" "$POLICY"
+tap_is "sudo -i: 256 MiB" "$(sudo_login)" "$POLICY"
+tap_is "sudo (not -i): 256 MiB" "$(sudo_plain)" "$POLICY"
+tap_is "runuser -l, with the line after pam_limits in /etc/pam.d/runuser: 256 MiB" \
+	"$(runuser_login)" "$POLICY"
+tap_is "systemd-run -p PAMName=login -p User=$E2E_USER: 256 MiB" "$(pamname_service)" "$POLICY"
+
+# The user manager: started afresh (an earlier login may have started it
+# before the module was installed), through the systemd-user stack.
+loginctl enable-linger "$E2E_USER"
+systemctl restart "user@$E2E_UID.service"
+tap_is "user@$E2E_UID.service, the user manager (systemd-user stack): 256 MiB" \
+	"$(user_manager)" "$POLICY"
+tap_is "a systemd-run --user service inherits the user manager's 256 MiB" \
+	"$(user_service)" "$POLICY"
+tap_is "a cron job, with the rule for service \"cron\": 300 MiB" "$(cron_job)" "$CRON"
+tap_is "memlockctl explain $E2E_USER --service cron, installed in /usr/sbin: 300 MiB too" \
+	"$(memlockctl explain "$E2E_USER" --service cron --json 2>&1 |
+		sed -n 's/^  "\(soft\|hard\)": \([0-9]*\),$/\2/p' | tr '\n' ' ' | sed 's/ $//')" "$CRON"
+
+# --- DefaultLimitMEMLOCK= in /etc/systemd/user.conf --------------------------
+# Read when the user manager starts.  Below the session's limit it lowers
+# every user service; above it, the manager cannot raise its own hard
+# limit and gives its services what it has.
+user_conf() {	# user_conf VALUE: set it, restart the user manager
+	sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
+	echo "DefaultLimitMEMLOCK=$1" >>/etc/systemd/user.conf
+	systemctl restart "user@$E2E_UID.service"
+}
+user_conf 64K
+tap_is "user.conf DefaultLimitMEMLOCK=64K: the user manager keeps 256 MiB" \
+	"$(user_manager)" "$POLICY"
+tap_is "user.conf DefaultLimitMEMLOCK=64K: its services get 64 KiB" \
+	"$(user_service)" "$SERVICE_BYTES $SERVICE_BYTES"
+user_conf 1G
+tap_is "user.conf DefaultLimitMEMLOCK=1G: its services get the manager's 256 MiB" \
+	"$(user_service)" "$POLICY"
+sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
+echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

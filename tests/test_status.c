@@ -272,6 +272,24 @@ START_TEST(an_unreadable_process_is_counted)
 }
 END_TEST
 
+/* What apply asks before and after each change. */
+START_TEST(a_reused_pid_is_not_the_same_process)
+{
+	struct proc_info p;
+
+	put_process(600, "first", 65534, 0, 0, "65536 ", "65536 ", "65534", "1");
+	ck_assert_int_eq(proc_read(root, 600, &p), 0);
+	ck_assert(proc_still(root, 600, p.start));
+	/* The process ends; another gets its pid, later. */
+	put("/proc/600/stat",
+	    "600 (second) S 1 600 600 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 99999 1 1\n");
+	ck_assert(!proc_still(root, 600, p.start));
+	ck_assert(proc_still(root, 600, 99999));
+	/* Gone altogether. */
+	ck_assert(!proc_still(root, 601, p.start));
+}
+END_TEST
+
 START_TEST(list_is_numeric_and_sorted)
 {
 	pid_t *pids;
@@ -432,6 +450,7 @@ int main(void)
 	tcase_add_test(tc, session_file_service);
 	tcase_add_test(tc, read_a_whole_process);
 	tcase_add_test(tc, a_vanished_process_is_gone);
+	tcase_add_test(tc, a_reused_pid_is_not_the_same_process);
 	tcase_add_test(tc, list_is_numeric_and_sorted);
 	if (getuid() == 0) {
 		tcase_add_test(tc, an_unreadable_process_is_counted);

@@ -94,14 +94,6 @@ static bool pidfd_alive(int fd)
 #endif
 }
 
-/* The scanned process is still PID: its start time is unchanged. */
-static bool same_process(const struct proc_info *info)
-{
-	uint64_t start;
-
-	return proc_start_time("", info->pid, &start) == 0 && start == info->start;
-}
-
 /* What the child that became the owner reports. */
 struct owner_report {
 	int rc;
@@ -203,7 +195,7 @@ static void change_one(const struct live_scan *scan,
 	if (c->reason != NULL)
 		return;
 	fd = pidfd_for(p->info.pid, &fd_rc);
-	if ((fd < 0 && fd_rc == -ESRCH) || !same_process(&p->info)) {
+	if ((fd < 0 && fd_rc == -ESRCH) || !proc_still("", p->info.pid, p->info.start)) {
 		if (fd >= 0)
 			close(fd);
 		c->result = RESULT_GONE;
@@ -211,7 +203,7 @@ static void change_one(const struct live_scan *scan,
 	}
 	rc = apply_to(&p->info, &a->decision, dry_run, &c->outcome);
 	if (rc == 0 && !dry_run && (fd >= 0 ? !pidfd_alive(fd) : true) &&
-	    !same_process(&p->info)) {
+	    !proc_still("", p->info.pid, p->info.start)) {
 		/* Gone by now: if it ended before the change and its pid went to
 		 * another process, that one may have been changed. */
 		uint64_t start;

@@ -338,6 +338,13 @@ int proc_start_time(const char *root, pid_t pid, uint64_t *start)
 	return proc_parse_stat(buf, comm, sizeof(comm), &kernel_thread, start);
 }
 
+bool proc_still(const char *root, pid_t pid, uint64_t start)
+{
+	uint64_t now;
+
+	return proc_start_time(root, pid, &now) == 0 && now == start;
+}
+
 static int compare_pids(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;

@@ -72,6 +72,10 @@ int proc_read(const char *root, pid_t pid, struct proc_info *out);
 /* PID's start time alone: 0, -ESRCH or another -errno. */
 int proc_start_time(const char *root, pid_t pid, uint64_t *start);
 
+/* Is PID still the process that started at START?  False when it is gone,
+ * or its pid went to another process since. */
+bool proc_still(const char *root, pid_t pid, uint64_t start);
+
 /*
  * The PAM service of logind session SESSION (ROOT/run/systemd/sessions/
  * SESSION, SERVICE=).  Returns 0 with SERVICE filled, or -errno (-ENOENT:

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Turning a decision into RLIMIT_MEMLOCK: planning is pure, and every
- * syscall pam_memlock makes on the session is in this file.
+ * syscall pam_memlock makes on the session is in this file.  The module
+ * acts on its own process (getrlimit/setrlimit); memlockctl apply acts on
+ * running processes with prlimit(2), through the same plan and fallback.
  */
 #include "apply.h"
 
@@ -48,11 +50,27 @@ static rlim_t to_rlim(uint64_t v)
 	return v == PML_UNLIMITED ? RLIM_INFINITY : (rlim_t)v;
 }
 
-static int set_limits(struct pml_limits limits)
+/* PID 0 is this process, through the calls the module has always made. */
+static int get_limits(pid_t pid, struct pml_limits *out)
+{
+	struct rlimit rl;
+	int rc = pid == 0 ? getrlimit(RLIMIT_MEMLOCK, &rl)
+			  : prlimit(pid, RLIMIT_MEMLOCK, NULL, &rl);
+
+	if (rc < 0)
+		return -errno;
+	out->soft = from_rlim(rl.rlim_cur);
+	out->hard = from_rlim(rl.rlim_max);
+	return 0;
+}
+
+static int set_limits(pid_t pid, struct pml_limits limits)
 {
 	struct rlimit rl = { to_rlim(limits.soft), to_rlim(limits.hard) };
+	int rc = pid == 0 ? setrlimit(RLIMIT_MEMLOCK, &rl)
+			  : prlimit(pid, RLIMIT_MEMLOCK, &rl, NULL);
 
-	return setrlimit(RLIMIT_MEMLOCK, &rl) < 0 ? -errno : 0;
+	return rc < 0 ? -errno : 0;
 }
 
 static bool same(struct pml_limits a, struct pml_limits b)
@@ -60,23 +78,21 @@ static bool same(struct pml_limits a, struct pml_limits b)
 	return a.soft == b.soft && a.hard == b.hard;
 }
 
-int pml_apply(const struct pml_decision *decision, bool dry_run,
-	      struct pml_outcome *out)
+int pml_apply_to(pid_t pid, const struct pml_decision *decision,
+		 bool dry_run, struct pml_outcome *out)
 {
 	struct pml_limits target = { decision->soft.bytes, decision->hard.bytes };
-	struct rlimit rl;
-	int rc = 0;
+	int rc;
 
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0)
-		return -errno;
-	out->before.soft = from_rlim(rl.rlim_cur);
-	out->before.hard = from_rlim(rl.rlim_max);
+	rc = get_limits(pid, &out->before);
+	if (rc < 0)
+		return rc;
 	out->wanted = pml_plan(decision->mode->mode, out->before, target);
 	out->after = out->before;
 	out->hard_refused = false;
 	if (dry_run || same(out->wanted, out->before))
 		return 0;
-	rc = set_limits(out->wanted);
+	rc = set_limits(pid, out->wanted);
 	if (rc == 0) {
 		out->after = out->wanted;
 	} else if (rc == -EPERM && out->wanted.hard > out->before.hard) {
@@ -84,11 +100,17 @@ int pml_apply(const struct pml_decision *decision, bool dry_run,
 		struct pml_limits got = pml_plan_within_hard(out->before, out->wanted);
 
 		out->hard_refused = true;
-		rc = same(got, out->before) ? 0 : set_limits(got);
+		rc = same(got, out->before) ? 0 : set_limits(pid, got);
 		if (rc == 0)
 			out->after = got;
 	}
 	return rc;
+}
+
+int pml_apply(const struct pml_decision *decision, bool dry_run,
+	      struct pml_outcome *out)
+{
+	return pml_apply_to(0, decision, dry_run, out);
 }
 
 int pml_machine_probe(struct pml_machine *machine)

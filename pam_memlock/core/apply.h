@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "decide.h"
 
@@ -38,6 +39,15 @@ struct pml_limits pml_plan_within_hard(struct pml_limits current,
  */
 int pml_apply(const struct pml_decision *decision, bool dry_run,
 	      struct pml_outcome *out);
+
+/*
+ * pml_apply for the running process PID (0: this one) through prlimit(2):
+ * the same plan, and the same soft-only fallback when the hard raise is
+ * refused.  Besides pml_apply's errors: -ESRCH (PID is gone), -EPERM (not
+ * the caller's to change).
+ */
+int pml_apply_to(pid_t pid, const struct pml_decision *decision,
+		 bool dry_run, struct pml_outcome *out);
 
 /* RAM and page size of this machine. */
 int pml_machine_probe(struct pml_machine *machine);

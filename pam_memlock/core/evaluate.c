@@ -53,10 +53,46 @@ static int probe_available(const struct pml_identity *identity,
 	return 0;
 }
 
+int pml_decide_loaded(const struct pml_policy *policy,
+		      struct pml_identity *identity, struct pml_machine *machine,
+		      const struct pml_log *log, struct pml_decision *decision)
+{
+	const struct pml_rule *rule;
+	int rc;
+
+	if (policy->needs_nss) {
+		char user[256];
+
+		rc = pml_identity_lookup(identity, policy);
+		if (rc == -ESRCH)
+			pml_log(log, LOG_ERR,
+				"user %s is unknown to NSS, and a rule needs their uid or groups",
+				pml_quote(identity->user, user, sizeof(user)));
+		else if (rc == -ENOMEM)
+			pml_log(log, LOG_CRIT, "out of memory");
+		else if (rc < 0)
+			pml_log(log, LOG_ERR,
+				"the user database could not be read for user %s, and a rule needs their uid or groups: %s",
+				pml_quote(identity->user, user, sizeof(user)),
+				strerror(-rc));
+		if (rc < 0)
+			return rc;
+	}
+	rule = pml_match(policy, identity);
+	if (pml_needs_available(policy, rule)) {
+		rc = probe_available(identity, log, machine);
+		if (rc < 0) {
+			pml_identity_free(identity);
+			return rc;
+		}
+	}
+	pml_resolve(policy, rule, machine, decision);
+	return 0;
+}
+
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out)
 {
-	const struct pml_rule *rule;
 	int rc;
 
 	*out = (struct pml_evaluation){
@@ -65,36 +101,11 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 	rc = pml_load(&request->source, log, &out->policy, &out->machine);
 	if (rc < 0)
 		return rc;
-	if (out->policy.needs_nss) {
-		char user[256];
-
-		rc = pml_identity_lookup(&out->identity, &out->policy);
-		if (rc == -ESRCH)
-			pml_log(log, LOG_ERR,
-				"user %s is unknown to NSS, and a rule needs their uid or groups",
-				pml_quote(request->user, user, sizeof(user)));
-		else if (rc == -ENOMEM)
-			pml_log(log, LOG_CRIT, "out of memory");
-		else if (rc < 0)
-			pml_log(log, LOG_ERR,
-				"the user database could not be read for user %s, and a rule needs their uid or groups: %s",
-				pml_quote(request->user, user, sizeof(user)),
-				strerror(-rc));
-		if (rc < 0) {
-			pml_policy_free(&out->policy);
-			return rc;
-		}
-	}
-	rule = pml_match(&out->policy, &out->identity);
-	if (pml_needs_available(&out->policy, rule)) {
-		rc = probe_available(&out->identity, log, &out->machine);
-		if (rc < 0) {
-			pml_evaluation_free(out);
-			return rc;
-		}
-	}
-	pml_resolve(&out->policy, rule, &out->machine, &out->decision);
-	return 0;
+	rc = pml_decide_loaded(&out->policy, &out->identity, &out->machine, log,
+			       &out->decision);
+	if (rc < 0)
+		pml_policy_free(&out->policy);
+	return rc;
 }
 
 void pml_evaluation_free(struct pml_evaluation *evaluation)

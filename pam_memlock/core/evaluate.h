@@ -47,6 +47,18 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 
 void pml_evaluation_free(struct pml_evaluation *evaluation);
 
+/*
+ * What pml_evaluate does once the policy is loaded, for callers that decide
+ * for many users under one policy (memlockctl status and apply): looks
+ * IDENTITY's user up if a rule needs it, probes "available" memory into
+ * *MACHINE if the decision takes a share of it, and decides.  Returns 0
+ * (free *identity with pml_identity_free), -ESRCH or another -errno
+ * (logged; *identity then holds nothing to free).
+ */
+int pml_decide_loaded(const struct pml_policy *policy,
+		      struct pml_identity *identity, struct pml_machine *machine,
+		      const struct pml_log *log, struct pml_decision *decision);
+
 /* Room for any "FILE:LINE" of pml_describe_at. */
 #define PML_DESCRIBE_MAX 4200
 

@@ -25,11 +25,26 @@ struct cli_options {
 	const char *user;		/* explain */
 	const char *service;		/* explain --service */
 	bool strict;			/* check --strict */
-	bool json;			/* explain/show/doctor --json */
-	const char *root;		/* doctor --root: prefix of every path read */
+	bool json;			/* explain/show/doctor/status/apply --json */
+	const char *root;		/* doctor, status --root: prefix of every
+					 * path read */
 	const char **services;		/* doctor --service, each */
 	size_t n_services;
+	const char *const *users;	/* status, apply: the USER operands */
+	size_t n_users;
+	bool all;			/* status, apply --all */
+	bool dry_run;			/* apply --dry-run */
 };
+
+struct live_selection;
+
+/*
+ * The processes status and apply look at, from USER operands and --all.
+ * Returns CLI_EXIT_OK, or CLI_EXIT_FAIL with a message for a user NSS
+ * does not know.
+ */
+int cli_selection(const struct cli_options *options,
+		  struct live_selection *selection);
 
 /* What the logger handed to libpml saw. */
 struct cli_log_state {
@@ -54,5 +69,7 @@ int cli_check(const struct cli_options *options);
 int cli_explain(const struct cli_options *options);
 int cli_show(const struct cli_options *options);
 int cli_doctor(const struct cli_options *options);
+int cli_status(const struct cli_options *options);
+int cli_apply(const struct cli_options *options);
 
 #endif

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "live.h"
+#include "text.h"
+
 static void emit_stderr(void *ctx, int priority, const char *message)
 {
 	struct cli_log_state *state = ctx;
@@ -44,4 +47,30 @@ int cli_finish_output(int status)
 		return CLI_EXIT_FAIL;
 	}
 	return status;
+}
+
+int cli_selection(const struct cli_options *options,
+		  struct live_selection *selection)
+{
+	const char *unknown = NULL;
+	size_t i;
+	int rc;
+
+	*selection = (struct live_selection){
+		.which = options->all ? LIVE_ALL
+			 : options->n_users > 0 ? LIVE_USERS : LIVE_SESSIONS,
+		.n_uids = options->n_users,
+	};
+	rc = live_user_uids(options->users, options->n_users, selection->uids,
+			    &unknown);
+	if (rc < 0) {
+		fprintf(stderr, "memlockctl: user ");
+		cli_print_quoted(stderr, unknown);
+		fprintf(stderr, rc == -ESRCH ? " is unknown\n"
+			: ": the user database could not be read\n");
+		return CLI_EXIT_FAIL;
+	}
+	for (i = 0; i < selection->n_uids; i++)
+		selection->root_named |= selection->uids[i] == 0;
+	return CLI_EXIT_OK;
 }

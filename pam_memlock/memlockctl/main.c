@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl: check, explain and show the pam_memlock policy.  This file
- * reads the command line and nothing else; the commands are in cli_*.c,
- * and every decision about the policy is the module's own code (libpml).
- * It only reads: it never changes a limit.
+ * memlockctl: check, explain and show the pam_memlock policy, and bring
+ * running sessions to it.  This file reads the command line and nothing
+ * else; the commands are in their own files, and every decision about the
+ * policy is the module's own code (libpml).  Only apply changes anything
+ * (the limits of running processes).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "live.h"
 
 #ifndef PML_DEFAULT_CONF
 #error "PML_DEFAULT_CONF must name the default policy file"
@@ -21,15 +23,19 @@
 #endif
 
 enum option_id {
+	OPT_ALL = 'a',
 	OPT_CONF = 'c',
 	OPT_HELP = 'h',
 	OPT_JSON = 'j',
+	OPT_DRY_RUN = 'n',
 	OPT_ROOT = 'r',
 	OPT_SERVICE = 's',
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
 };
 
+#define OPTION_ALL { "all", no_argument, NULL, OPT_ALL }
+#define OPTION_DRY_RUN { "dry-run", no_argument, NULL, OPT_DRY_RUN }
 #define OPTION_CONF { "conf", required_argument, NULL, OPT_CONF }
 #define OPTION_HELP { "help", no_argument, NULL, OPT_HELP }
 #define OPTION_JSON { "json", no_argument, NULL, OPT_JSON }
@@ -54,18 +60,28 @@ static const struct option doctor_options[] = {
 	OPTION_CONF, OPTION_SERVICE, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
 	OPTION_VERSION, OPTIONS_END,
 };
+static const struct option status_options[] = {
+	OPTION_CONF, OPTION_ALL, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
+	OPTION_VERSION, OPTIONS_END,
+};
+static const struct option apply_options[] = {
+	OPTION_CONF, OPTION_ALL, OPTION_DRY_RUN, OPTION_JSON, OPTION_HELP,
+	OPTION_VERSION, OPTIONS_END,
+};
 /* Every option of any command, to tell "not for this command" from
  * "no such option". */
 static const struct option all_options[] = {
-	OPTION_CONF, OPTION_HELP, OPTION_JSON, OPTION_ROOT, OPTION_SERVICE,
-	OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
+	OPTION_ALL, OPTION_CONF, OPTION_DRY_RUN, OPTION_HELP, OPTION_JSON,
+	OPTION_ROOT, OPTION_SERVICE, OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
 };
 
-/* The USER operand: none, required, or one that may be left out. */
+/* The USER operand: none, required, one that may be left out, or any
+ * number of them. */
 enum operand {
 	NO_USER,
 	USER,
 	OPTIONAL_USER,
+	USERS,
 };
 
 struct command {
@@ -83,10 +99,16 @@ static const struct command commands[] = {
 	{ .name = "show", .run = cli_show, .options = show_options },
 	{ .name = "doctor", .run = cli_doctor, .options = doctor_options,
 	  .user = OPTIONAL_USER, .many_services = true },
+	{ .name = "status", .run = cli_status, .options = status_options,
+	  .user = USERS },
+	{ .name = "apply", .run = cli_apply, .options = apply_options,
+	  .user = USERS },
 };
 
 /* doctor --service, each; more than this many is a typo in a script. */
 #define SERVICES_MAX 256
+/* status and apply's USER operands (live.h). */
+#define USERS_MAX LIVE_USERS_MAX
 
 static void usage(FILE *out)
 {
@@ -95,6 +117,8 @@ static void usage(FILE *out)
 		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
 		"       memlockctl show [--conf FILE] [--json]\n"
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
+		"       memlockctl status [USER...] [--all] [--conf FILE] [--json]\n"
+		"       memlockctl apply [USER...] [--all] [--dry-run] [--conf FILE] [--json]\n"
 		"       memlockctl --help | --version\n"
 		"\n"
 		"Check, explain and show the pam_memlock policy (RLIMIT_MEMLOCK).\n"
@@ -105,20 +129,27 @@ static void usage(FILE *out)
 		"  show           the effective policy, every value with its origin\n"
 		"  doctor [USER]  each PAM session path, layer by layer: ok, missing,\n"
 		"                 overridden or error, and the fix\n"
+		"  status [USER...]  running processes (in login sessions; USER's; --all):\n"
+		"                 limits, locked and pinned memory, the policy's answer\n"
+		"  apply [USER...]   bring running processes to the policy (prlimit)\n"
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
 		"                      and no memlock.d/ drop-ins (like conf= for the module)\n"
 		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
 		"                      to check, repeatable (doctor)\n"
-		"  -r, --root DIR      read every file under DIR, not /proc (doctor)\n"
+		"  -r, --root DIR      read every file under DIR, not /proc (doctor, status)\n"
+		"  -a, --all           every process, not only those in login sessions\n"
+		"                      (status, apply)\n"
+		"  -n, --dry-run       print what would change, change nothing (apply)\n"
 		"      --strict        warnings fail the check too (check)\n"
-		"  -j, --json          print JSON (explain, show, doctor)\n"
+		"  -j, --json          print JSON (explain, show, doctor, status, apply)\n"
 		"  -h, --help          print this help\n"
 		"  -V, --version       print the version\n"
 		"\n"
 		"Exit status: 0 OK, 1 invalid policy, unknown user, (with --strict)\n"
-		"warnings or (doctor) a path that is not ok, 2 usage error.\n"
+		"warnings, (doctor) a path that is not ok, (status) a process below the\n"
+		"policy or (apply) a change that failed, 2 usage error.\n"
 		"See memlockctl(8).\n",
 		PML_DEFAULT_CONF);
 }
@@ -271,6 +302,12 @@ int main(int argc, char **argv)
 		case OPT_STRICT:
 			options.strict = true;
 			break;
+		case OPT_ALL:
+			options.all = true;
+			break;
+		case OPT_DRY_RUN:
+			options.dry_run = true;
+			break;
 		case ':':
 			return usage_error("%s needs a value", given);
 		default:
@@ -284,6 +321,17 @@ int main(int argc, char **argv)
 		options.user = argv[optind++];
 		if (options.user[0] == '\0')
 			return usage_error("%s", "the user name is empty");
+	}
+	if (command->user == USERS) {
+		options.users = (const char *const *)&argv[optind];
+		options.n_users = (size_t)(argc - optind);
+		for (; optind < argc; optind++)
+			if (argv[optind][0] == '\0')
+				return usage_error("%s", "a user name is empty");
+		if (options.n_users > USERS_MAX)
+			return usage_error("%s: too many users", command->name);
+		if (options.all && options.n_users > 0)
+			return usage_error("%s", "--all and user names exclude each other");
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);

@@ -108,3 +108,29 @@ const char *cli_plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
 }
+
+void cli_format_short(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	uint64_t unit = 1024;
+	size_t u = 0;
+
+	if (bytes == PML_UNLIMITED) {
+		snprintf(buf, len, "unlimited");
+		return;
+	}
+	if (bytes < 1024) {
+		snprintf(buf, len, bytes == 0 ? "0" : "%llu B", (unsigned long long)bytes);
+		return;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes / unit >= 1024) {
+		unit *= 1024;
+		u++;
+	}
+	/* Integer arithmetic: no locale can change the decimal point. */
+	if (bytes % unit == 0 || bytes / unit >= 100)
+		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / unit), units[u]);
+	else
+		snprintf(buf, len, "%llu.%llu %s", (unsigned long long)(bytes / unit),
+			 (unsigned long long)(bytes % unit * 10 / unit), units[u]);
+}

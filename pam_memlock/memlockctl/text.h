@@ -8,6 +8,7 @@
 #define PML_CLI_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "policy.h"
@@ -37,6 +38,14 @@ void cli_print_quoted(FILE *out, const char *name);
 
 /* The same without the quotes: for file names in comments and messages. */
 void cli_print_escaped(FILE *out, const char *name);
+
+/*
+ * A byte count for a table column, at most 10 characters: "0", "512 B",
+ * "64 KiB", "1.5 MiB", "unlimited".  Rounded down to a tenth of the unit
+ * (JSON output has the exact count).
+ */
+#define CLI_SHORT_MAX 16
+void cli_format_short(uint64_t bytes, char *buf, size_t len);
 
 /* "1 file", "2 files". */
 const char *cli_plural(size_t n, const char *one, const char *many);

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * Live sessions (see live.h): list, read, and decide once per distinct
+ * (user, service).  User names come from NSS once per uid, services from
+ * logind once per session, so 5,000 processes of a few users cost a few
+ * lookups, not 5,000.
+ */
+#include "live.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluate.h"
+
+/* A tiny cache, searched linearly: the distinct uids, sessions and
+ * answers of one run are few. */
+struct uid_name {
+	uid_t uid;
+	const char *name;
+	bool known;
+};
+
+struct session_service {
+	unsigned session;
+	const char *service;	/* NULL: logind names none */
+};
+
+struct caches {
+	struct uid_name *users;
+	size_t n_users;
+	struct session_service *sessions;
+	size_t n_sessions;
+	size_t procs_room;	/* scan->procs has room for this many */
+};
+
+/* Grows *V (of *N elements of SIZE bytes) by one; NULL when out of memory. */
+static void *grow(void *v, size_t *n, size_t size)
+{
+	char *bigger = realloc(v, (*n + 1) * size);
+
+	if (bigger == NULL)
+		return NULL;
+	memset(bigger + *n * size, 0, size);
+	(*n)++;
+	return bigger;
+}
+
+/* A copy of S kept until the scan is freed, the same pointer for equal
+ * strings. */
+static const char *intern(struct live_scan *scan, const char *s)
+{
+	char **names, *copy;
+	size_t i;
+
+	for (i = 0; i < scan->n_names; i++)
+		if (strcmp(scan->names[i], s) == 0)
+			return scan->names[i];
+	copy = strdup(s);
+	if (copy == NULL)
+		return NULL;
+	names = grow(scan->names, &scan->n_names, sizeof(*names));
+	if (names == NULL) {
+		free(copy);
+		return NULL;
+	}
+	scan->names = names;
+	names[scan->n_names - 1] = copy;
+	return copy;
+}
+
+static int user_of(struct live_scan *scan, struct caches *c, uid_t uid,
+		   const char **name, bool *known)
+{
+	struct uid_name *users;
+	struct passwd *pw;
+	char number[24];
+	size_t i;
+
+	for (i = 0; i < c->n_users; i++)
+		if (c->users[i].uid == uid) {
+			*name = c->users[i].name;
+			*known = c->users[i].known;
+			return 0;
+		}
+	errno = 0;
+	pw = getpwuid(uid);
+	snprintf(number, sizeof(number), "%u", (unsigned)uid);
+	*known = pw != NULL;
+	*name = intern(scan, pw != NULL ? pw->pw_name : number);
+	users = grow(c->users, &c->n_users, sizeof(*users));
+	if (*name == NULL || users == NULL)
+		return -ENOMEM;
+	c->users = users;
+	users[c->n_users - 1] = (struct uid_name){ uid, *name, *known };
+	return 0;
+}
+
+static int service_of(struct live_scan *scan, struct caches *c,
+		      const char *root, unsigned session, const char **service)
+{
+	struct session_service *sessions;
+	char buf[PROC_SERVICE_MAX];
+	size_t i;
+
+	for (i = 0; i < c->n_sessions; i++)
+		if (c->sessions[i].session == session) {
+			*service = c->sessions[i].service;
+			return 0;
+		}
+	*service = NULL;
+	if (proc_session_service(root, session, buf, sizeof(buf)) == 0) {
+		*service = intern(scan, buf);
+		if (*service == NULL)
+			return -ENOMEM;
+	}
+	sessions = grow(c->sessions, &c->n_sessions, sizeof(*sessions));
+	if (sessions == NULL)
+		return -ENOMEM;
+	c->sessions = sessions;
+	sessions[c->n_sessions - 1] = (struct session_service){ session, *service };
+	return 0;
+}
+
+/* Would a rule with a service key match IDENTITY for one of its services? */
+static bool service_rule_could_apply(const struct pml_policy *policy,
+				     const struct pml_identity *identity)
+{
+	struct pml_identity as = *identity;
+	size_t i, k;
+
+	for (i = 0; i < policy->n_rules; i++)
+		for (k = 0; k < policy->rules[i].services.n; k++) {
+			as.service = policy->rules[i].services.v[k];
+			if (pml_rule_matches(&policy->rules[i], &as))
+				return true;
+		}
+	return false;
+}
+
+/* The index of the answer for (USER, SERVICE), decided on first use. */
+static int answer_for(struct live_scan *scan, const char *user,
+		      const char *service, const struct pml_log *log, size_t *index)
+{
+	struct live_answer *answers, *a;
+	struct pml_machine machine = scan->machine;
+	size_t i;
+
+	/* Interned: equal names are equal pointers. */
+	for (i = 0; i < scan->n_answers; i++)
+		if (scan->answers[i].user == user && scan->answers[i].service == service) {
+			*index = i;
+			return 0;
+		}
+	answers = grow(scan->answers, &scan->n_answers, sizeof(*answers));
+	if (answers == NULL)
+		return -ENOMEM;
+	scan->answers = answers;
+	a = &answers[scan->n_answers - 1];
+	*a = (struct live_answer){
+		.user = (char *)user, .service = (char *)service,
+		.identity = { .user = user, .service = service },
+	};
+	a->rc = pml_decide_loaded(&scan->policy, &a->identity, &machine, log,
+				  &a->decision);
+	if (a->rc == -ENOMEM)
+		return a->rc;
+	if (a->rc == 0 && service == NULL)
+		a->service_rule_could_apply =
+			service_rule_could_apply(&scan->policy, &a->identity);
+	*index = scan->n_answers - 1;
+	return 0;
+}
+
+const struct live_answer *live_answer_of(const struct live_scan *scan,
+					 const struct live_proc *proc)
+{
+	const struct live_answer *a = &scan->answers[proc->answer];
+
+	return a->rc == 0 && !a->service_rule_could_apply ? a : NULL;
+}
+
+static enum live_verdict verdict_of(const struct live_scan *scan,
+				    const struct live_proc *proc)
+{
+	const struct live_answer *a = live_answer_of(scan, proc);
+	const struct pml_limits *have = &proc->info.limits;
+
+	if (a == NULL)
+		return LIVE_UNKNOWN;
+	if (have->soft < a->decision.soft.bytes || have->hard < a->decision.hard.bytes)
+		return LIVE_BELOW;
+	if (have->soft > a->decision.soft.bytes || have->hard > a->decision.hard.bytes)
+		return LIVE_ABOVE;
+	return LIVE_OK;
+}
+
+const char *live_verdict_name(enum live_verdict verdict)
+{
+	static const char *const names[] = {
+		[LIVE_OK] = "ok",
+		[LIVE_BELOW] = "below",
+		[LIVE_ABOVE] = "above",
+		[LIVE_UNKNOWN] = "unknown",
+	};
+
+	return names[verdict];
+}
+
+static bool selected(const struct live_selection *selection,
+		     const struct proc_info *info)
+{
+	size_t i;
+
+	if (info->kernel_thread)
+		return false;
+	switch (selection->which) {
+	case LIVE_SESSIONS:
+		return info->has_login;
+	case LIVE_USERS:
+		for (i = 0; i < selection->n_uids; i++)
+			if (selection->uids[i] == info->uid)
+				return true;
+		return false;
+	default:
+		return true;
+	}
+}
+
+static uint64_t usage(const struct live_proc *p)
+{
+	uint64_t sum = p->info.locked + p->info.pinned;
+
+	return sum < p->info.locked ? UINT64_MAX : sum;
+}
+
+static int compare_procs(const void *x, const void *y)
+{
+	const struct live_proc *a = x, *b = y;
+	int by_user = strcmp(a->user, b->user);
+
+	if (by_user != 0)
+		return by_user;
+	if (usage(a) != usage(b))
+		return usage(a) > usage(b) ? -1 : 1;
+	return (a->info.pid > b->info.pid) - (a->info.pid < b->info.pid);
+}
+
+/* Reads PID and, if SELECTION picks it, adds it to SCAN. */
+static int add_process(struct live_scan *scan, struct caches *c,
+		       const char *root, pid_t pid,
+		       const struct live_selection *selection,
+		       const struct pml_log *log)
+{
+	struct live_proc proc = { .service = NULL };
+	struct live_proc *procs;
+	int rc = proc_read(root, pid, &proc.info);
+
+	if (rc == -ESRCH)
+		return 0;		/* it ended: nothing to say */
+	if (rc == -EACCES) {
+		scan->unreadable++;
+		return 0;
+	}
+	if (rc == -EINVAL) {
+		pml_log(log, LOG_WARNING, "process %d: /proc is not as expected; skipped",
+			(int)pid);
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	if (!selected(selection, &proc.info))
+		return 0;
+	rc = user_of(scan, c, proc.info.uid, &proc.user, &proc.user_known);
+	if (rc == 0 && proc.info.has_session)
+		rc = service_of(scan, c, root, proc.info.session, &proc.service);
+	if (rc == 0)
+		rc = answer_for(scan, proc.user, proc.service, log, &proc.answer);
+	if (rc < 0)
+		return rc;
+	proc.verdict = verdict_of(scan, &proc);
+	if (scan->n_procs == c->procs_room) {
+		/* Doubling: there may be tens of thousands. */
+		size_t room = c->procs_room == 0 ? 256 : c->procs_room * 2;
+
+		procs = realloc(scan->procs, room * sizeof(*procs));
+		if (procs == NULL)
+			return -ENOMEM;
+		scan->procs = procs;
+		c->procs_room = room;
+	}
+	scan->procs[scan->n_procs++] = proc;
+	return 0;
+}
+
+int live_scan(const char *root, const struct pml_source *source,
+	      const struct live_selection *selection, const struct pml_log *log,
+	      struct live_scan *out)
+{
+	struct caches c = { .users = NULL };
+	pid_t *pids = NULL;
+	size_t n = 0, i;
+	int rc;
+
+	*out = (struct live_scan){ .procs = NULL };
+	rc = pml_load(source, log, &out->policy, &out->machine);
+	if (rc < 0)
+		return rc;
+	rc = proc_list(root, &pids, &n);
+	if (rc < 0)
+		pml_log(log, LOG_ERR, "cannot list the processes in %s/proc: %s",
+			root, strerror(-rc));
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = add_process(out, &c, root, pids[i], selection, log);
+	if (rc == -ENOMEM)
+		pml_log(log, LOG_CRIT, "out of memory");
+	free(pids);
+	free(c.users);
+	free(c.sessions);
+	if (rc < 0) {
+		live_scan_free(out);
+		return rc;
+	}
+	if (out->n_procs > 1)
+		qsort(out->procs, out->n_procs, sizeof(*out->procs), compare_procs);
+	return 0;
+}
+
+void live_scan_free(struct live_scan *scan)
+{
+	size_t i;
+
+	for (i = 0; i < scan->n_answers; i++)
+		if (scan->answers[i].rc == 0)
+			pml_identity_free(&scan->answers[i].identity);
+	for (i = 0; i < scan->n_names; i++)
+		free(scan->names[i]);
+	free(scan->answers);
+	free(scan->names);
+	free(scan->procs);
+	pml_policy_free(&scan->policy);
+	*scan = (struct live_scan){ .procs = NULL };
+}
+
+int live_user_uids(const char *const *names, size_t n, uid_t *uids,
+		   const char **unknown)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct passwd *pw;
+
+		errno = 0;
+		pw = getpwnam(names[i]);
+		if (pw == NULL) {
+			*unknown = names[i];
+			return errno == 0 || errno == ENOENT || errno == ESRCH
+			       ? -ESRCH : -errno;
+		}
+		uids[i] = pw->pw_uid;
+	}
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * Live sessions: the running processes memlockctl status and apply look
+ * at, each with the policy's answer for its user and its session's PAM
+ * service.  The policy is loaded once; the answer is decided once per
+ * distinct (user, service), with the module's own code (pml_decide_loaded).
+ */
+#ifndef PML_CLI_LIVE_H
+#define PML_CLI_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "decide.h"
+#include "log.h"
+#include "policy.h"
+#include "procs.h"
+
+/* Which processes. */
+enum live_which {
+	LIVE_SESSIONS,	/* in a login session: those with a loginuid */
+	LIVE_USERS,	/* whose real uid is one of the users named */
+	LIVE_ALL,	/* every process (kernel threads are never listed) */
+};
+
+/* More users than this on one command line is a mistake in a script. */
+#define LIVE_USERS_MAX 256
+
+struct live_selection {
+	enum live_which which;
+	uid_t uids[LIVE_USERS_MAX];	/* LIVE_USERS */
+	size_t n_uids;
+	bool root_named;		/* uid 0 is among them */
+};
+
+/* How a process's limits compare with the policy's answer. */
+enum live_verdict {
+	LIVE_OK,	/* both sides are what the policy gives */
+	LIVE_BELOW,	/* a side is lower than the policy's */
+	LIVE_ABOVE,	/* a side is higher (normal in raise mode), none lower */
+	LIVE_UNKNOWN,	/* no answer: the service is unknown and a rule with
+			 * a service key could apply, or the user could not
+			 * be looked up for a rule that needs it */
+};
+
+/* The policy's answer for one (user, service). */
+struct live_answer {
+	char *user;
+	char *service;			/* NULL: not known */
+	int rc;				/* 0, or pml_decide_loaded's error */
+	struct pml_identity identity;
+	struct pml_decision decision;	/* when rc is 0 */
+	/* The service is not known, and some rule with a service key would
+	 * match this user for one of its services. */
+	bool service_rule_could_apply;
+};
+
+struct live_proc {
+	struct proc_info info;
+	const char *user;		/* the real uid's name, or its number */
+	bool user_known;		/* NSS knows the uid */
+	const char *service;		/* the session's PAM service, or NULL */
+	size_t answer;			/* index into live_scan.answers */
+	enum live_verdict verdict;
+};
+
+struct live_scan {
+	struct pml_policy policy;
+	struct pml_machine machine;
+	struct live_proc *procs;	/* sorted: by user, then locked+pinned
+					 * descending, then pid */
+	size_t n_procs;
+	struct live_answer *answers;
+	size_t n_answers;
+	unsigned unreadable;		/* processes skipped: not readable */
+	/* Interned names, freed with the scan. */
+	char **names;
+	size_t n_names;
+};
+
+/*
+ * Loads the policy from SOURCE (errors logged), lists the processes under
+ * ROOT ("" for this machine) that SELECTION picks, and decides for each.
+ * Returns 0 (free *out with live_scan_free), -EINVAL (the policy is
+ * invalid), or another -errno (logged).
+ */
+int live_scan(const char *root, const struct pml_source *source,
+	      const struct live_selection *selection, const struct pml_log *log,
+	      struct live_scan *out);
+void live_scan_free(struct live_scan *scan);
+
+/* The answer for PROC, or NULL when there is none (verdict unknown). */
+const struct live_answer *live_answer_of(const struct live_scan *scan,
+					 const struct live_proc *proc);
+
+/* "ok", "below", "above", "unknown". */
+const char *live_verdict_name(enum live_verdict verdict);
+
+/*
+ * The uid of each user NAMES names.  Returns 0, or -ESRCH with *unknown
+ * set to the first name NSS does not know, or another -errno.
+ */
+int live_user_uids(const char *const *names, size_t n, uid_t *uids,
+		   const char **unknown);
+
+#endif

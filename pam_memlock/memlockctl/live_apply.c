@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * memlockctl apply [USER...] [--all] [--dry-run] [--json]: brings running
+ * processes to what the policy gives them now, with prlimit(2), through
+ * the module's own plan (pml_apply_to): raise never lowers, set applies
+ * exactly, a refused hard raise takes soft as far as the hard limit allows.
+ *
+ * Never touched: this process, PID 1, root's processes unless root is
+ * named, and a process whose session's service is unknown where a rule
+ * with a service key could apply (the module would have known it).
+ *
+ * Without CAP_SYS_RESOURCE (in a container, or where root was given less),
+ * prlimit(2) reaches only processes whose real, effective and saved ids
+ * all equal the caller's real ones.  Root can still become that user, so
+ * a child that does makes the same call from there; it changes only what
+ * the user could change alone (lower, or soft up to hard).
+ *
+ * A pid may be reused between the scan and the change.  Each process is
+ * held by a pidfd while its start time is compared with the scan's; after
+ * prlimit, a pidfd that still names a live process proves the change
+ * reached it.  Without pidfds (Linux before 5.3), the start time is
+ * compared again after the change.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "json.h"
+#include "live.h"
+#include "text.h"
+
+enum result {
+	RESULT_UNCHANGED,	/* already what the policy gives */
+	RESULT_CHANGED,		/* (--dry-run: would change) */
+	RESULT_FAILED,
+	RESULT_SKIPPED,		/* see the reason */
+	RESULT_GONE,		/* ended (or its pid was reused) before the
+				 * change: not listed */
+};
+
+static const char *const result_names[] = {
+	[RESULT_UNCHANGED] = "unchanged",
+	[RESULT_CHANGED] = "changed",
+	[RESULT_FAILED] = "failed",
+	[RESULT_SKIPPED] = "skipped",
+	[RESULT_GONE] = "gone",
+};
+
+struct change {
+	enum result result;
+	const char *reason;		/* why skipped or failed */
+	int error;			/* -errno of a failure */
+	struct pml_outcome outcome;
+};
+
+struct tally {
+	unsigned counts[RESULT_GONE + 1];
+	unsigned hard_refused;
+};
+
+/* A pidfd for PID, or -1 where the kernel has none (-errno in *rc). */
+static int pidfd_for(pid_t pid, int *rc)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	*rc = fd < 0 ? -errno : 0;
+	return fd;
+#else
+	(void)pid;
+	*rc = -ENOSYS;
+	return -1;
+#endif
+}
+
+/* Is the process FD names still there (a zombie counts: it keeps its pid)? */
+static bool pidfd_alive(int fd)
+{
+#ifdef SYS_pidfd_send_signal
+	return syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) == 0;
+#else
+	(void)fd;
+	return false;
+#endif
+}
+
+/* What the child that became the owner reports. */
+struct owner_report {
+	int rc;
+	struct pml_outcome outcome;
+};
+
+/* pml_apply_to, from a child with INFO's real uid and gid (see above). */
+static int apply_as_owner(const struct proc_info *info,
+			  const struct pml_decision *decision, bool dry_run,
+			  struct pml_outcome *out)
+{
+	struct owner_report report = { .rc = -EIO };
+	size_t got = 0;
+	int fds[2], status;
+	pid_t child;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	child = fork();
+	if (child < 0) {
+		int rc = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return rc;
+	}
+	if (child == 0) {
+		close(fds[0]);
+		report.rc = -EPERM;
+		if (setgroups(0, NULL) == 0 &&
+		    setresgid(info->gid, info->gid, info->gid) == 0 &&
+		    setresuid(info->uid, info->uid, info->uid) == 0)
+			report.rc = pml_apply_to(info->pid, decision, dry_run,
+						 &report.outcome);
+		_exit(write(fds[1], &report, sizeof(report)) == (ssize_t)sizeof(report)
+		      ? 0 : 1);
+	}
+	close(fds[1]);
+	while (got < sizeof(report)) {
+		ssize_t n = read(fds[0], (char *)&report + got, sizeof(report) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(report))
+		return -EIO;
+	*out = report.outcome;
+	return report.rc;
+}
+
+/* The module's plan on process INFO: directly, or as its owner when only
+ * the owner may. */
+static int apply_to(const struct proc_info *info,
+		    const struct pml_decision *decision, bool dry_run,
+		    struct pml_outcome *out)
+{
+	int rc = pml_apply_to(info->pid, decision, dry_run, out);
+
+	if (rc == -EPERM && geteuid() == 0 && info->uid != 0)
+		rc = apply_as_owner(info, decision, dry_run, out);
+	return rc;
+}
+
+/* Why apply leaves P alone, or NULL. */
+static const char *never_touched(const struct live_scan *scan,
+				 const struct live_selection *selection,
+				 const struct live_proc *p)
+{
+	const struct live_answer *a = &scan->answers[p->answer];
+
+	if (p->info.pid == getpid())
+		return "memlockctl itself";
+	if (p->info.pid == 1)
+		return "PID 1";
+	if (p->info.uid == 0 && !selection->root_named)
+		return "root's, and root is not named";
+	if (a->rc != 0)
+		return "no answer for this user (see above)";
+	if (a->service_rule_could_apply)
+		return "the session's service is unknown, and a rule with a service key could apply";
+	return NULL;
+}
+
+static void change_one(const struct live_scan *scan,
+		       const struct live_selection *selection,
+		       const struct live_proc *p, bool dry_run, struct change *c)
+{
+	const struct live_answer *a = &scan->answers[p->answer];
+	int fd, fd_rc, rc;
+
+	*c = (struct change){ .result = RESULT_SKIPPED };
+	c->reason = never_touched(scan, selection, p);
+	if (c->reason != NULL)
+		return;
+	fd = pidfd_for(p->info.pid, &fd_rc);
+	if ((fd < 0 && fd_rc == -ESRCH) || !proc_still("", p->info.pid, p->info.start)) {
+		if (fd >= 0)
+			close(fd);
+		c->result = RESULT_GONE;
+		return;
+	}
+	rc = apply_to(&p->info, &a->decision, dry_run, &c->outcome);
+	if (rc == 0 && !dry_run && (fd >= 0 ? !pidfd_alive(fd) : true) &&
+	    !proc_still("", p->info.pid, p->info.start)) {
+		/* Gone by now: if it ended before the change and its pid went to
+		 * another process, that one may have been changed. */
+		uint64_t start;
+
+		if (proc_start_time("", p->info.pid, &start) == 0) {
+			rc = -ESRCH;
+			c->reason = "its pid was reused during the change: the process now holding it may have been changed";
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc == -ESRCH && c->reason == NULL) {
+		c->result = RESULT_GONE;
+		return;
+	}
+	if (rc < 0) {
+		c->result = RESULT_FAILED;
+		c->error = rc;
+		return;
+	}
+	c->result = c->outcome.wanted.soft == c->outcome.before.soft &&
+		    c->outcome.wanted.hard == c->outcome.before.hard
+		    ? RESULT_UNCHANGED : RESULT_CHANGED;
+}
+
+/* "64 KiB/64 KiB" */
+static void pair(struct pml_limits l, char *buf, size_t len)
+{
+	char soft[CLI_SHORT_MAX], hard[CLI_SHORT_MAX];
+
+	cli_format_short(l.soft, soft, sizeof(soft));
+	cli_format_short(l.hard, hard, sizeof(hard));
+	snprintf(buf, len, "%s/%s", soft, hard);
+}
+
+static void print_text_line(const struct live_proc *p, const struct change *c,
+			    bool dry_run)
+{
+	char user[256], comm[PROC_COMM_MAX * 4], before[40], after[40];
+
+	pml_escape(p->user, user, sizeof(user));
+	pml_escape(p->info.comm, comm, sizeof(comm));
+	printf("%7d %-12s %-15s ", (int)p->info.pid, user, comm);
+	switch (c->result) {
+	case RESULT_SKIPPED:
+		printf("skipped: %s\n", c->reason);
+		return;
+	case RESULT_FAILED:
+		/* The limits may not even have been read. */
+		printf("failed: %s\n", c->reason != NULL ? c->reason : strerror(-c->error));
+		return;
+	default:
+		break;
+	}
+	pair(c->outcome.before, before, sizeof(before));
+	pair(dry_run ? c->outcome.wanted : c->outcome.after, after, sizeof(after));
+	printf("%s -> %s  %s%s\n", before, after,
+	       c->result == RESULT_UNCHANGED ? "unchanged"
+	       : dry_run ? "would change" : "changed",
+	       c->outcome.hard_refused ? " (soft only: raising hard needs CAP_SYS_RESOURCE)" : "");
+}
+
+static void json_limits(struct cli_json *j, const char *key, struct pml_limits l)
+{
+	cli_json_key(j, key);
+	cli_json_open_object(j);
+	cli_json_key(j, "soft");
+	cli_json_bytes(j, l.soft);
+	cli_json_key(j, "hard");
+	cli_json_bytes(j, l.hard);
+	cli_json_close_object(j);
+}
+
+static void json_line(struct cli_json *j, const struct live_scan *scan,
+		      const struct live_proc *p, const struct change *c, bool dry_run)
+{
+	bool planned = c->result == RESULT_CHANGED || c->result == RESULT_UNCHANGED;
+
+	cli_json_open_object(j);
+	cli_json_key(j, "pid");
+	cli_json_uint(j, (uint64_t)p->info.pid);
+	cli_json_key(j, "user");
+	cli_json_string(j, p->user);
+	cli_json_key(j, "uid");
+	cli_json_uint(j, p->info.uid);
+	cli_json_key(j, "command");
+	cli_json_string(j, p->info.comm);
+	cli_json_key(j, "service");
+	cli_json_string(j, p->service);
+	cli_json_key(j, "mode");
+	cli_json_string(j, planned ? pml_mode_name(scan->answers[p->answer]
+						   .decision.mode->mode) : NULL);
+	if (planned) {
+		json_limits(j, "before", c->outcome.before);
+		json_limits(j, "wanted", c->outcome.wanted);
+		json_limits(j, "after", dry_run ? c->outcome.before : c->outcome.after);
+	} else {
+		cli_json_key(j, "before");
+		cli_json_null(j);
+		cli_json_key(j, "wanted");
+		cli_json_null(j);
+		cli_json_key(j, "after");
+		cli_json_null(j);
+	}
+	cli_json_key(j, "result");
+	cli_json_string(j, c->result == RESULT_CHANGED && dry_run ? "would change"
+			   : result_names[c->result]);
+	cli_json_key(j, "hard_refused");
+	cli_json_bool(j, c->outcome.hard_refused);
+	cli_json_key(j, "reason");
+	cli_json_string(j, c->result == RESULT_FAILED && c->reason == NULL
+			   ? strerror(-c->error) : c->reason);
+	cli_json_close_object(j);
+}
+
+static void warn_hard_refused(const struct live_proc *p, const struct change *c)
+{
+	char wanted[CLI_SHORT_MAX], got[CLI_SHORT_MAX];
+
+	cli_format_short(c->outcome.wanted.hard, wanted, sizeof(wanted));
+	cli_format_short(c->outcome.after.soft, got, sizeof(got));
+	fprintf(stderr,
+		"memlockctl: process %d: raising the hard limit to %s needs CAP_SYS_RESOURCE; soft went to %s\n",
+		(int)p->info.pid, wanted, got);
+}
+
+/* One line for the system log: who ran it, and how many changed. */
+static void log_run(const struct tally *t)
+{
+	openlog("memlockctl", LOG_PID, LOG_AUTHPRIV);
+	syslog(t->counts[RESULT_FAILED] > 0 ? LOG_WARNING : LOG_NOTICE,
+	       "apply by uid %u: %u %s changed, %u unchanged, %u failed, %u skipped",
+	       (unsigned)getuid(), t->counts[RESULT_CHANGED],
+	       cli_plural(t->counts[RESULT_CHANGED], "process", "processes"),
+	       t->counts[RESULT_UNCHANGED], t->counts[RESULT_FAILED],
+	       t->counts[RESULT_SKIPPED]);
+	closelog();
+}
+
+int cli_apply(const struct cli_options *options)
+{
+	struct live_selection selection;
+	struct cli_log_state state;
+	struct tally t = { .hard_refused = 0 };
+	struct live_scan scan;
+	struct cli_json j;
+	struct pml_log log;
+	size_t i;
+	int rc;
+
+	cli_log_init(&log, &state);
+	rc = cli_selection(options, &selection);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	if (live_scan("", &options->source, &selection, &log, &scan) < 0)
+		return CLI_EXIT_FAIL;
+	if (options->json) {
+		cli_json_start(&j, stdout);
+		cli_json_open_object(&j);
+		cli_json_key(&j, "dry_run");
+		cli_json_bool(&j, options->dry_run);
+		cli_json_key(&j, "files");
+		cli_json_open_array(&j);
+		for (i = 0; i < scan.policy.n_files; i++)
+			cli_json_string(&j, scan.policy.files[i].name);
+		cli_json_close_array(&j);
+		cli_json_key(&j, "processes");
+		cli_json_open_array(&j);
+	}
+	for (i = 0; i < scan.n_procs; i++) {
+		const struct live_proc *p = &scan.procs[i];
+		struct change c;
+
+		change_one(&scan, &selection, p, options->dry_run, &c);
+		t.counts[c.result]++;
+		if (c.result == RESULT_GONE)
+			continue;
+		if (c.outcome.hard_refused) {
+			t.hard_refused++;
+			warn_hard_refused(p, &c);
+		}
+		if (options->json)
+			json_line(&j, &scan, p, &c, options->dry_run);
+		else
+			print_text_line(p, &c, options->dry_run);
+	}
+	if (options->json) {
+		cli_json_close_array(&j);
+		cli_json_key(&j, options->dry_run ? "would_change" : "changed");
+		cli_json_uint(&j, t.counts[RESULT_CHANGED]);
+		cli_json_key(&j, "unchanged");
+		cli_json_uint(&j, t.counts[RESULT_UNCHANGED]);
+		cli_json_key(&j, "failed");
+		cli_json_uint(&j, t.counts[RESULT_FAILED]);
+		cli_json_key(&j, "skipped");
+		cli_json_uint(&j, t.counts[RESULT_SKIPPED]);
+		cli_json_close_object(&j);
+		cli_json_finish(&j);
+	} else {
+		printf("%s: %u %s, %u unchanged, %u failed, %u skipped\n",
+		       options->dry_run ? "dry run" : "applied",
+		       t.counts[RESULT_CHANGED],
+		       options->dry_run ? "would change" : "changed",
+		       t.counts[RESULT_UNCHANGED], t.counts[RESULT_FAILED],
+		       t.counts[RESULT_SKIPPED]);
+	}
+	if (scan.unreadable > 0)
+		fprintf(stderr, "memlockctl: %u %s skipped: not readable by this user\n",
+			scan.unreadable, cli_plural(scan.unreadable, "process", "processes"));
+	if (!options->dry_run)
+		log_run(&t);
+	live_scan_free(&scan);
+	return cli_finish_output(t.counts[RESULT_FAILED] > 0 ? CLI_EXIT_FAIL
+				 : CLI_EXIT_OK);
+}

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * Reading running processes from /proc (see procs.h).  Each process's
+ * files are opened relative to one descriptor of its /proc/PID directory:
+ * should the pid be reused midway, the kernel fails the reads (ESRCH)
+ * rather than hand over another process's files.
+ */
+#include "procs.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "size.h"
+
+/* The largest file read here (/proc/PID/status is about 1.5 KiB). */
+#define PROC_FILE_MAX 16384
+/* The kernel's PF_KTHREAD, in the flags of /proc/PID/stat. */
+#define PROC_PF_KTHREAD 0x00200000u
+
+/* A decimal number at *P, moving *P past it; false if there is none or it
+ * overflows. */
+static bool parse_u64(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return true;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+int proc_parse_stat(const char *text, char *comm, size_t len,
+		    bool *kernel_thread, uint64_t *start)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
+	uint64_t field = 0;
+	size_t n;
+	int i;
+
+	if (open == NULL || close == NULL || close < open || len == 0)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= len)
+		n = len - 1;
+	memcpy(comm, open + 1, n);
+	comm[n] = '\0';
+	/* After ") ": field 3 (the state), then numbers from field 4 on. */
+	p = skip_blanks(close + 1);
+	if (*p == '\0' || *p == ' ')
+		return -EINVAL;
+	p++;
+	for (i = 4; i <= 22; i++) {
+		const char *q = skip_blanks(p);
+
+		if (q == p)
+			return -EINVAL;
+		/* Field 7 (tty_nr) and a few others may be negative. */
+		if (*q == '-')
+			q++;
+		if (!parse_u64(&q, &field))
+			return -EINVAL;
+		p = q;
+		if (i == 9)
+			*kernel_thread = (field & PROC_PF_KTHREAD) != 0;
+	}
+	*start = field;
+	return 0;
+}
+
+/* The value after "KEY:" at the start of a line of TEXT, or NULL. */
+static const char *status_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':')
+			return skip_blanks(line + klen + 1);
+		line = strchr(line, '\n');
+		if (line != NULL)
+			line++;
+	}
+	return NULL;
+}
+
+/* "1024 kB" at P; absent is 0. */
+static int status_kib(const char *text, const char *key, uint64_t *bytes)
+{
+	const char *p = status_value(text, key);
+	uint64_t kib;
+
+	*bytes = 0;
+	if (p == NULL)
+		return 0;
+	if (!parse_u64(&p, &kib) || strncmp(skip_blanks(p), "kB", 2) != 0 ||
+	    kib > UINT64_MAX / 1024)
+		return -EINVAL;
+	*bytes = kib * 1024;
+	return 0;
+}
+
+int proc_parse_status(const char *text, uid_t *uid, gid_t *gid,
+		      uint64_t *locked, uint64_t *pinned)
+{
+	const char *p = status_value(text, "Uid");
+	uint64_t v;
+
+	if (p == NULL || !parse_u64(&p, &v) || v > (uid_t)-1)
+		return -EINVAL;
+	*uid = (uid_t)v;
+	p = status_value(text, "Gid");
+	if (p == NULL || !parse_u64(&p, &v) || v > (gid_t)-1)
+		return -EINVAL;
+	*gid = (gid_t)v;
+	if (status_kib(text, "VmLck", locked) < 0 ||
+	    status_kib(text, "VmPin", pinned) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* One limit column of /proc/PID/limits: a number or "unlimited". */
+static bool limit_value(const char **p, uint64_t *out)
+{
+	*p = skip_blanks(*p);
+	if (strncmp(*p, "unlimited", 9) == 0) {
+		*p += 9;
+		*out = PML_UNLIMITED;
+		return true;
+	}
+	return parse_u64(p, out);
+}
+
+int proc_parse_limits(const char *text, struct pml_limits *out)
+{
+	static const char name[] = "Max locked memory";
+	const char *line = text;
+
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, name, sizeof(name) - 1) == 0) {
+			const char *p = line + sizeof(name) - 1;
+
+			if (!limit_value(&p, &out->soft) || !limit_value(&p, &out->hard))
+				return -EINVAL;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line != NULL)
+			line++;
+	}
+	return -EINVAL;
+}
+
+int proc_parse_session_service(const char *text, char *service, size_t len)
+{
+	const char *line = text;
+
+	service[0] = '\0';
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, "SERVICE=", 8) == 0) {
+			const char *v = line + 8;
+			size_t n = strcspn(v, "\n");
+
+			if (n >= len)
+				return -EINVAL;
+			memcpy(service, v, n);
+			service[n] = '\0';
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line != NULL)
+			line++;
+	}
+	return 0;
+}
+
+/* Opens ROOT followed by PATH. */
+static int open_under(const char *root, const char *path, int flags)
+{
+	char full[4096];
+
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >= sizeof(full)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(full, flags | O_CLOEXEC | O_NOCTTY);
+}
+
+/* Reads FD into BUF (NUL-terminated), at most LEN - 1 bytes. */
+static int read_fd(int fd, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	while (used + 1 < len) {
+		ssize_t got = read(fd, buf + used, len - 1 - used);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			break;
+		used += (size_t)got;
+	}
+	buf[used] = '\0';
+	return 0;
+}
+
+/* Reads file NAME of directory DIR.  A process that went away fails its
+ * reads with ESRCH, or its open with ENOENT. */
+static int read_at(int dir, const char *name, char *buf, size_t len)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = read_fd(fd, buf, len);
+	close(fd);
+	return rc;
+}
+
+/* A gone process, to the caller: its files vanish or refuse reads. */
+static int gone_or(int rc)
+{
+	if (rc == -ENOENT || rc == -ESRCH)
+		return -ESRCH;
+	if (rc == -EPERM)
+		return -EACCES;
+	return rc;
+}
+
+/* loginuid or sessionid: PROC_NO_ID, or absent (a kernel without audit),
+ * is none. */
+static int read_id(int dir, const char *name, bool *has, unsigned *id)
+{
+	char buf[32];
+	const char *p = buf;
+	uint64_t v;
+	int rc = read_at(dir, name, buf, sizeof(buf));
+
+	*has = false;
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	if (!parse_u64(&p, &v) || v > PROC_NO_ID)
+		return -EINVAL;
+	*has = v != PROC_NO_ID;
+	*id = (unsigned)v;
+	return 0;
+}
+
+static int open_pid_dir(const char *root, pid_t pid)
+{
+	char path[64];
+	int dir;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	dir = open_under(root, path, O_RDONLY | O_DIRECTORY);
+	return dir < 0 ? gone_or(-errno) : dir;
+}
+
+int proc_read(const char *root, pid_t pid, struct proc_info *out)
+{
+	char *buf;
+	unsigned loginuid = 0;
+	int dir, rc;
+
+	*out = (struct proc_info){ .pid = pid };
+	buf = malloc(PROC_FILE_MAX);
+	if (buf == NULL)
+		return -ENOMEM;
+	dir = open_pid_dir(root, pid);
+	if (dir < 0) {
+		free(buf);
+		return dir;
+	}
+	rc = read_at(dir, "stat", buf, PROC_FILE_MAX);
+	if (rc == 0)
+		rc = proc_parse_stat(buf, out->comm, sizeof(out->comm),
+				     &out->kernel_thread, &out->start);
+	if (rc == 0)
+		rc = read_at(dir, "status", buf, PROC_FILE_MAX);
+	if (rc == 0)
+		rc = proc_parse_status(buf, &out->uid, &out->gid, &out->locked,
+				       &out->pinned);
+	if (rc == 0)
+		rc = read_at(dir, "limits", buf, PROC_FILE_MAX);
+	if (rc == 0)
+		rc = proc_parse_limits(buf, &out->limits);
+	if (rc == 0)
+		rc = read_id(dir, "loginuid", &out->has_login, &loginuid);
+	if (rc == 0)
+		rc = read_id(dir, "sessionid", &out->has_session, &out->session);
+	out->loginuid = (uid_t)loginuid;
+	/* A process that ended between two reads may leave a half-read
+	 * record: it is gone, whatever the last read said. */
+	if (rc == -EINVAL && faccessat(dir, "stat", F_OK, 0) < 0)
+		rc = -ESRCH;
+	close(dir);
+	free(buf);
+	return gone_or(rc);
+}
+
+int proc_start_time(const char *root, pid_t pid, uint64_t *start)
+{
+	char buf[1024], comm[PROC_COMM_MAX];
+	bool kernel_thread;
+	int dir = open_pid_dir(root, pid), rc;
+
+	if (dir < 0)
+		return dir;
+	rc = read_at(dir, "stat", buf, sizeof(buf));
+	close(dir);
+	if (rc < 0)
+		return gone_or(rc);
+	return proc_parse_stat(buf, comm, sizeof(comm), &kernel_thread, start);
+}
+
+bool proc_still(const char *root, pid_t pid, uint64_t start)
+{
+	uint64_t now;
+
+	return proc_start_time(root, pid, &now) == 0 && now == start;
+}
+
+static int compare_pids(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int proc_list(const char *root, pid_t **pids, size_t *n)
+{
+	struct dirent *entry;
+	size_t used = 0, room = 0;
+	pid_t *list = NULL;
+	int fd = open_under(root, "/proc", O_RDONLY | O_DIRECTORY);
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (dir == NULL) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	while ((entry = readdir(dir)) != NULL) {
+		const char *p = entry->d_name;
+		uint64_t v;
+
+		if (!parse_u64(&p, &v) || *p != '\0' || v == 0 || v > INT32_MAX)
+			continue;
+		if (used == room) {
+			size_t grown = room == 0 ? 1024 : room * 2;
+			pid_t *bigger = realloc(list, grown * sizeof(*list));
+
+			if (bigger == NULL) {
+				free(list);
+				closedir(dir);
+				return -ENOMEM;
+			}
+			list = bigger;
+			room = grown;
+		}
+		list[used++] = (pid_t)v;
+	}
+	closedir(dir);
+	if (used > 1)
+		qsort(list, used, sizeof(*list), compare_pids);
+	*pids = list;
+	*n = used;
+	return 0;
+}
+
+int proc_session_service(const char *root, unsigned session, char *service,
+			 size_t len)
+{
+	char path[64], buf[PROC_FILE_MAX];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/run/systemd/sessions/%u", session);
+	fd = open_under(root, path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	rc = read_fd(fd, buf, sizeof(buf));
+	close(fd);
+	if (rc < 0)
+		return rc;
+	rc = proc_parse_session_service(buf, service, len);
+	if (rc == 0 && service[0] == '\0')
+		rc = -ENOENT;
+	return rc;
+}

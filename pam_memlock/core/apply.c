@@ -50,14 +50,12 @@ static rlim_t to_rlim(uint64_t v)
 	return v == PML_UNLIMITED ? RLIM_INFINITY : (rlim_t)v;
 }
 
-/* PID 0 is this process, through the calls the module has always made. */
+/* PID 0 is this process: prlimit(2) serves the module and apply alike. */
 static int get_limits(pid_t pid, struct pml_limits *out)
 {
 	struct rlimit rl;
-	int rc = pid == 0 ? getrlimit(RLIMIT_MEMLOCK, &rl)
-			  : prlimit(pid, RLIMIT_MEMLOCK, NULL, &rl);
 
-	if (rc < 0)
+	if (prlimit(pid, RLIMIT_MEMLOCK, NULL, &rl) < 0)
 		return -errno;
 	out->soft = from_rlim(rl.rlim_cur);
 	out->hard = from_rlim(rl.rlim_max);
@@ -67,10 +65,8 @@ static int get_limits(pid_t pid, struct pml_limits *out)
 static int set_limits(pid_t pid, struct pml_limits limits)
 {
 	struct rlimit rl = { to_rlim(limits.soft), to_rlim(limits.hard) };
-	int rc = pid == 0 ? setrlimit(RLIMIT_MEMLOCK, &rl)
-			  : prlimit(pid, RLIMIT_MEMLOCK, &rl, NULL);
 
-	return rc < 0 ? -errno : 0;
+	return prlimit(pid, RLIMIT_MEMLOCK, &rl, NULL) < 0 ? -errno : 0;
 }
 
 static bool same(struct pml_limits a, struct pml_limits b)

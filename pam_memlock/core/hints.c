@@ -2,6 +2,7 @@
 #include "hints.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #define WORD_MAX 64
@@ -42,7 +43,7 @@ static bool contains(const char *s, size_t n, const char *needle)
 	size_t k = strlen(needle), i;
 
 	for (i = 0; i + k <= n; i++)
-		if (memcmp(s + i, needle, k) == 0)
+		if (strncmp(s + i, needle, k) == 0)
 			return true;
 	return false;
 }
@@ -243,7 +244,6 @@ const char *pml_name_on_line(const char *text, size_t len, unsigned line,
 	}
 	if (first == NULL || first_len + 1 > size)
 		return NULL;
-	memcpy(buf, first, first_len);
-	buf[first_len] = '\0';
+	snprintf(buf, size, "%.*s", (int)first_len, first);
 	return buf;
 }

@@ -33,7 +33,7 @@ static const struct hierarchy hierarchies[] = {
 /* Reads a small file whole.  Returns its length or -errno. */
 static ssize_t read_small(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	size_t len = 0;
 
 	if (fd < 0)
@@ -63,8 +63,14 @@ static bool exists(const char *root, const char *dir, const char *file)
 {
 	char path[PATH_MAX_LEN];
 
+	int fd;
+
 	snprintf(path, sizeof(path), "%s%s/%s", root, dir, file);
-	return access(path, F_OK) == 0;
+	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 /* "max", or a decimal byte count, then at most a newline.  Returns false
@@ -145,13 +151,12 @@ static const char *cgroup_path(const char *text, const struct hierarchy *h,
 				const char *comma = memchr(p, ',', (size_t)(c2 - p));
 				const char *stop = comma != NULL ? comma : c2;
 
-				if (stop - p == 6 && memcmp(p, "memory", 6) == 0)
+				if (stop - p == 6 && strncmp(p, "memory", 6) == 0)
 					match = true;
 				p = stop + 1;
 			}
 			if (match && (size_t)(line + len - c2 - 1) < size) {
-				memcpy(buf, c2 + 1, (size_t)(line + len - c2 - 1));
-				buf[line + len - c2 - 1] = '\0';
+				snprintf(buf, size, "%.*s", (int)(line + len - c2 - 1), c2 + 1);
 				return buf;
 			}
 		}

@@ -245,7 +245,8 @@ void pml_format_size(uint64_t bytes, bool with_bytes, char *buf, size_t len)
 		;
 	/* Exact and in this unit ("1.5 GiB", not "1536 MiB"): as it is. */
 	pml_format_bytes(bytes, exact, sizeof(exact));
-	if (bytes == PML_UNLIMITED || strstr(exact, names[i]) != NULL) {
+	if (bytes == PML_UNLIMITED ||
+	    strcmp(exact + strlen(exact) - strlen(names[i]), names[i]) == 0) {
 		snprintf(buf, len, "%s", exact);
 		return;
 	}

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <security/pam_ext.h>
@@ -40,7 +41,7 @@ static bool logged_before(const char *logged, const char *message, size_t len)
 	while (line != NULL && *line != '\0') {
 		const char *end = strchr(line, '\n');
 
-		if ((size_t)(end - line) == len && memcmp(line, message, len) == 0)
+		if ((size_t)(end - line) == len && strncmp(line, message, len) == 0)
 			return true;
 		line = end + 1;
 	}
@@ -66,10 +67,7 @@ static bool first_time(pam_handle_t *pamh, const char *message)
 	grown = malloc(used + len + 2);
 	if (grown == NULL)
 		return true;
-	memcpy(grown, logged != NULL ? logged : "", used);
-	memcpy(grown + used, message, len);
-	grown[used + len] = '\n';
-	grown[used + len + 1] = '\0';
+	snprintf(grown, used + len + 2, "%s%s\n", logged != NULL ? logged : "", message);
 	if (pam_set_data(pamh, LOGGED_KEY, grown, free_logged) != PAM_SUCCESS)
 		free(grown);
 	return true;

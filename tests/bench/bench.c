@@ -14,7 +14,8 @@
  * come from nss_wrapper: the machine's own files are never read or touched.
  *
  *   bench [--quick] [--rules N] [--rounds N] [--sessions N] [--keep]
- *         [--loop PATH] [--no-callgrind] [--memlockctl PATH] [--ctl-rules N]
+ *         [--loop PATH] [--nss-loop PATH] [--no-callgrind] [--memlockctl PATH]
+ *         [--ctl-rules N]
  *         --memlock PATH --ref PATH [--limits PATH]
  *   bench setup [options]     (writes the fixture only, prints its directory)
  *
@@ -53,6 +54,7 @@ struct options {
 	unsigned cg_sessions, cg_slow_sessions;
 	bool callgrind, keep;
 	const char *loop;		/* tests/bench/loop, for callgrind */
+	const char *nss_loop;		/* tests/bench/nss_loop, likewise */
 	const char *memlockctl;
 	const char *ctl_default_conf;	/* memlockctl's built-in main file */
 	unsigned ctl_rules;
@@ -262,7 +264,7 @@ static void measure_instructions(const struct options *o, int policy)
 		fprintf(stderr, "+");
 	}
 	if (policy == BENCH_GROUPS) {
-		nss_instructions = callgrind_total(o->loop, "nss-lookup", o->cg_sessions);
+		nss_instructions = callgrind_total(o->nss_loop, "nss-lookup", o->cg_sessions);
 		if (nss_instructions >= 0)
 			nss_instructions /= o->cg_sessions;
 	}
@@ -564,7 +566,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: bench --memlock PATH --ref PATH [--limits PATH] [--quick]\n"
 		"             [--rules N] [--rounds N] [--sessions N] [--slow-rounds N]\n"
-		"             [--loop PATH] [--callgrind-sessions N] [--no-callgrind]\n"
+		"             [--loop PATH] [--nss-loop PATH] [--callgrind-sessions N]\n"
+		"             [--no-callgrind]\n"
 		"             [--memlockctl PATH] [--ctl-default-conf PATH] [--ctl-rules N]\n"
 		"             [--keep]\n");
 	exit(2);
@@ -601,6 +604,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->paths.limits = argv[++i];
 		} else if (strcmp(a, "--loop") == 0) {
 			o->loop = argv[++i];
+		} else if (strcmp(a, "--nss-loop") == 0) {
+			o->nss_loop = argv[++i];
 		} else if (strcmp(a, "--ctl-default-conf") == 0) {
 			o->ctl_default_conf = argv[++i];
 		} else if (strcmp(a, "--memlockctl") == 0) {
@@ -627,7 +632,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage();
 	if (o->slow_rounds > o->rounds)
 		o->slow_rounds = o->rounds;
-	if (o->loop == NULL)
+	if (o->loop == NULL || o->nss_loop == NULL)
 		o->callgrind = false;
 }
 

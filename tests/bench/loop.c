@@ -8,10 +8,9 @@
  *
  *   BENCH_DIR=DIR loop SERVICE N   (with nss_wrapper set up as bench does)
  *
- * SERVICE "nss-lookup" runs only what pam_memlock asks NSS for a session
- * of the group-rules policy (pml_identity_lookup: the user, their group
- * list, the gid of each group name the decision needs), so that this cost
- * can be told apart from the module's own.
+ * It links libpam alone: a session must load libconfig as it does in sshd
+ * or login, so nothing else may have loaded it (tests/bench/nss_loop.c
+ * measures the NSS look-up, which needs the loader, on its own).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,43 +24,11 @@
 #endif
 
 #include "fixture.h"
-#include "identity.h"
-#include "policy.h"
 #include "session.h"
-
-/* The group-rules policy, loaded once, outside what is counted. */
-static struct pml_policy groups_policy;
-
-static void load_groups_policy(const char *dir)
-{
-	static const struct pml_log quiet = { .max_priority = LOG_ERR };
-	char path[4096 + 64];
-	struct pml_source source = { .path = path, .given = true, .owner = geteuid() };
-
-	snprintf(path, sizeof(path), "%s/memlock-groups.conf", dir);
-	if (pml_policy_load(&source, 4096, &quiet, &groups_policy) != 0) {
-		fprintf(stderr, "loop: cannot load %s\n", path);
-		exit(1);
-	}
-}
-
-static void nss_lookup(void)
-{
-	struct pml_identity identity = { BENCH_USER, NULL, false, 0, NULL, 0 };
-
-	if (pml_identity_lookup(&identity, &groups_policy) != 0) {
-		fprintf(stderr, "loop: cannot look up " BENCH_USER "\n");
-		exit(1);
-	}
-	pml_identity_free(&identity);
-}
 
 static void one(const char *confdir, const char *service)
 {
-	if (strcmp(service, "nss-lookup") == 0)
-		nss_lookup();
-	else
-		bench_session(confdir, service);
+	bench_session(confdir, service);
 }
 
 int main(int argc, char **argv)
@@ -76,8 +43,6 @@ int main(int argc, char **argv)
 	}
 	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
 	n = strtoul(argv[2], NULL, 10);
-	if (strcmp(argv[1], "nss-lookup") == 0)
-		load_groups_policy(dir);
 	one(confdir, argv[1]);
 	CALLGRIND_TOGGLE_COLLECT;
 	for (i = 0; i < n; i++)

@@ -29,7 +29,7 @@ int doc_read(const char *root, const char *path, struct doc_text *out)
 {
 	char *full = doc_root_path(root, path);
 	struct stat st;
-	size_t got = 0;
+	size_t got = 0, size;
 	int fd, rc = 0;
 
 	out->data = NULL;
@@ -56,15 +56,35 @@ int doc_read(const char *root, const char *path, struct doc_text *out)
 		rc = -EFBIG;
 		goto out;
 	}
-	out->data = malloc((size_t)st.st_size + 1);
+	/* Read to the end, not st_size bytes: /proc files (/proc/1/limits)
+	 * say they are empty.  The size may change under us too: read what
+	 * is there, up to the limit. */
+	size = (size_t)st.st_size > 0 ? (size_t)st.st_size : 4096;
+	out->data = malloc(size + 1);
 	if (out->data == NULL) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* The size may change under us: read what is there, up to the limit. */
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, out->data + got, (size_t)st.st_size - got);
+	for (;;) {
+		ssize_t r;
 
+		if (got == size) {
+			char *grown;
+
+			/* One byte past the limit tells a file that is too large. */
+			if (size > DOC_FILE_MAX) {
+				rc = -EFBIG;
+				goto out;
+			}
+			size = size * 2 < DOC_FILE_MAX + 1 ? size * 2 : DOC_FILE_MAX + 1;
+			grown = realloc(out->data, size + 1);
+			if (grown == NULL) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			out->data = grown;
+		}
+		r = read(fd, out->data + got, size - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {

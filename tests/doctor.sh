@@ -63,7 +63,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy files must be owned by root: run make check as root"
 	exit 0
 fi
-echo "1..24"
+echo "1..26"
 
 doctor --json --service ok-after-limits --service missing --service sshd \
 	--service error-module --service dash-module --service jump-over-limits \
@@ -123,6 +123,24 @@ case " $got " in
 *" sshd "*" thousand "*) ok "the default set leaves building blocks out" ;;
 *) not_ok "the default set leaves building blocks out" "$got" ;;
 esac
+
+# systemd-user: the user manager's DefaultLimitMEMLOCK= is the last layer,
+# but the manager (the user, no CAP_SYS_RESOURCE) cannot raise its hard
+# limit; above it, its services keep the session's limit (check-vm measures
+# 256 MiB for services under a DefaultLimitMEMLOCK=1G), below it, they get
+# it.  Generated after the default set above, which it would join.
+cp "$root/etc/pam.d/ok-after-limits" "$root/etc/pam.d/systemd-user"
+mkdir -p "$root/etc/systemd"
+printf '[Manager]\nDefaultLimitMEMLOCK=1G\n' >"$root/etc/systemd/user.conf"
+doctor --json --service systemd-user
+expect "user.conf above the session's hard limit: no override, the session's values" systemd-user \
+	'(p["verdict"], p["soft"], p["hard"])' "('ok', 8388608, 8388608)"
+printf '[Manager]\nDefaultLimitMEMLOCK=64K\n' >"$root/etc/systemd/user.conf"
+doctor --json --service systemd-user
+expect "user.conf below the session's: overridden, its value" systemd-user \
+	'(p["verdict"], p["soft"], p["hard"], p["fix"][:40])' \
+	"('overridden', 65536, 65536, 'remove DefaultLimitMEMLOCK= from /etc/sy')"
+rm -f "$root/etc/pam.d/systemd-user" "$root/etc/systemd/user.conf"
 
 # Usage errors exit 2.
 "$ctl" doctor --root relative >/dev/null 2>&1

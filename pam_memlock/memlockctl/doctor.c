@@ -462,19 +462,38 @@ static void check_path(const struct doctor *d, const char *service, struct path 
 	if (strcmp(service, "systemd-user") == 0) {
 		doc_user_manager_default(d->root, &user_conf);
 		if (user_conf.set) {
+			struct doc_value u_soft = user_conf.soft, u_hard = user_conf.hard;
+			bool clamped = false;
+
+			/* The manager runs as the user: it cannot raise its hard
+			 * limit, and systemd then sets the closest it can, each
+			 * side at most the manager's hard limit. */
+			if (hard.known && u_hard.known && u_hard.bytes > hard.bytes) {
+				clamped = true;
+				u_hard.bytes = hard.bytes;
+				if (u_soft.known && u_soft.bytes > hard.bytes)
+					u_soft.bytes = hard.bytes;
+			}
+			user_conf_overrides = !(u_soft.known && u_hard.known && soft.known &&
+						u_soft.bytes == soft.bytes && u_hard.bytes == hard.bytes);
 			s = add_step(p, user_conf.file, user_conf.line, "user.conf");
 			if (s != NULL) {
-				soft = user_conf.soft;
-				hard = user_conf.hard;
-				s->changes = true;
+				soft = u_soft;
+				hard = u_hard;
+				s->changes = user_conf_overrides;
 				s->soft = soft;
 				s->hard = hard;
 				pair_text(soft, hard, text, sizeof(text));
-				snprintf(s->effect, sizeof(s->effect),
-					 "%s: the user's services get this, not the session's: %s",
-					 user_conf.what, text);
+				snprintf(s->effect, sizeof(s->effect), "%s: %s: %s", user_conf.what,
+					 !clamped ? "the user's services get this, not the session's"
+					 : user_conf_overrides
+					 ? "above the manager's hard limit, so the user's services get the closest the manager can set"
+					 : "above the manager's hard limit, so the user's services keep the session's",
+					 text);
+			} else {
+				soft = u_soft;
+				hard = u_hard;
 			}
-			user_conf_overrides = true;
 		}
 	}
 	p->soft = soft;

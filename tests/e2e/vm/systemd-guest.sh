@@ -92,6 +92,7 @@ su_plain() { su "$E2E_USER" -c "$show" </dev/null; }
 sudo_login() { sudo -i -u "$E2E_USER" "$show" </dev/null; }
 sudo_plain() { sudo -u "$E2E_USER" "$show" </dev/null; }
 runuser_login() { runuser -l "$E2E_USER" -c "$show" </dev/null; }
+runuser_plain() { runuser -u "$E2E_USER" -- "$show" </dev/null; }
 pamname_service() {
 	systemd-run --quiet --wait --pipe -p PAMName=login -p User="$E2E_USER" "$show" </dev/null
 }
@@ -142,7 +143,7 @@ run_readme_step() {	# run_readme_step N: runs it; prints the commands run
 	}
 }
 
-tap_plan 27
+tap_plan 43
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # stack_order SERVICE: where the service's stack has pam_limits against its
@@ -206,12 +207,47 @@ if run_readme_step 1; then
 else
 	tap_not_ok "README Debian step 1 runs"
 fi
+declare -A measured
+measured[sshd]=$(ssh_login "$show")
 tap_is "step 1 only: sshd (pam_limits after common-session) is overridden with PID 1's $PID1" \
-	"$(ssh_login "$show")" "$PID1"
+	"${measured[sshd]}" "$PID1"
+measured[cron]=$(cron_job)
 tap_is "step 1 only: a cron job (pam_limits after common-session-noninteractive) is overridden with PID 1's $PID1" \
-	"$(cron_job)" "$PID1"
+	"${measured[cron]}" "$PID1"
+measured[runuser-l]=$(runuser_login)
 tap_is "step 1 only: runuser -l (no common-session) gets PID 1's $PID1 from pam_limits" \
-	"$(runuser_login)" "$PID1"
+	"${measured[runuser-l]}" "$PID1"
+
+# --- memlockctl doctor against those sessions --------------------------------
+# doctor_run SERVICE...: one run of doctor for the test user's paths (it is
+# slow under TCG); doctor_path SERVICE [--limits] [--start]: its verdict and
+# predicted soft and hard for SERVICE (doctor_summary.py says the format).
+doctor_run() {
+	local args=() service
+	for service in "$@"; do args+=(--service "$service"); done
+	memlockctl doctor "$E2E_USER" "${args[@]}" --json >"$E2E_CASE/doctor.json" \
+		2>"$E2E_CASE/doctor.err"
+}
+doctor_path() {
+	python3 "$e2e_dir/vm/doctor_summary.py" "$@" <"$E2E_CASE/doctor.json"
+}
+# limits_line FILE: the line of FILE's pam_limits session line.
+limits_line() {
+	grep -n '^session[[:space:]].*pam_limits\.so' "$1" | head -n 1 | cut -d: -f1
+}
+sshd_limits=/etc/pam.d/sshd:$(limits_line /etc/pam.d/sshd)
+cron_limits=/etc/pam.d/cron:$(limits_line /etc/pam.d/cron)
+doctor_run sshd cron runuser-l
+# sshd's path starts from ssh.service: no LimitMEMLOCK, so the manager's
+# DefaultLimitMEMLOCK=64K of the VM's system.conf.d drop-in.
+tap_is "doctor, step 1 only, sshd: overridden by pam_limits at $sshd_limits, start 64 KiB (system.conf.d), predicts the measured ${measured[sshd]}" \
+	"$(doctor_path sshd --limits --start)" \
+	"overridden ${measured[sshd]} pam_limits@$sshd_limits start=$SERVICE_BYTES:$SERVICE_BYTES"
+tap_is "doctor, step 1 only, cron: overridden by pam_limits at $cron_limits, start 64 KiB, predicts the measured ${measured[cron]}" \
+	"$(doctor_path cron --limits --start)" \
+	"overridden ${measured[cron]} pam_limits@$cron_limits start=$SERVICE_BYTES:$SERVICE_BYTES"
+tap_is "doctor, step 1 only, runuser-l: missing, predicts the measured ${measured[runuser-l]} (pam_limits)" \
+	"$(doctor_path runuser-l)" "missing ${measured[runuser-l]}"
 
 # --- 2. The README's Debian step 2: every path ------------------------------
 echo "# README, Debian step 2:"
@@ -227,6 +263,7 @@ journalctl --after-cursor="$cursor" -o short-monotonic --no-pager 2>/dev/null |
 	grep pam_memlock >"$E2E_CASE/journal.log"
 tap_is "sshd key login: 256 MiB soft and hard, and a 16 MiB io_uring buffer registers" \
 	"$got" "$POLICY registered"
+measured[sshd]=$(echo "$got" | cut -d' ' -f1,2)
 # The module is in that stack twice: from common-session, and after
 # pam_limits.  The later run decided (above); neither logged anything.
 tap_is "sshd's stack has the module twice, and the journal has no pam_memlock line for the session" \
@@ -261,14 +298,23 @@ tap_is "twice in sshd's stack, a policy that warns: one warning for the session,
 	"$(grep -c 'soft lowered' "$E2E_CASE/journal.log") $(cat "$E2E_CASE/out")" "1 $POLICY"
 cp "$E2E_CASE/memlock.conf" "$conf"
 
+measured[login]=$(console_login)
 tap_is "console login: login(1) on a pseudo-terminal, password typed: 256 MiB" \
-	"$(console_login)" "$POLICY"
-tap_is "su -l: 256 MiB" "$(su_login)" "$POLICY"
-tap_is "su (not -l): 256 MiB" "$(su_plain)" "$POLICY"
-tap_is "sudo -i: 256 MiB" "$(sudo_login)" "$POLICY"
-tap_is "sudo (not -i): 256 MiB" "$(sudo_plain)" "$POLICY"
+	"${measured[login]}" "$POLICY"
+measured[su-l]=$(su_login)
+tap_is "su -l: 256 MiB" "${measured[su-l]}" "$POLICY"
+measured[su]=$(su_plain)
+tap_is "su (not -l): 256 MiB" "${measured[su]}" "$POLICY"
+measured[sudo-i]=$(sudo_login)
+tap_is "sudo -i: 256 MiB" "${measured[sudo-i]}" "$POLICY"
+measured[sudo]=$(sudo_plain)
+tap_is "sudo (not -i): 256 MiB" "${measured[sudo]}" "$POLICY"
+measured[runuser-l]=$(runuser_login)
 tap_is "runuser -l, with the line after pam_limits in /etc/pam.d/runuser: 256 MiB" \
-	"$(runuser_login)" "$POLICY"
+	"${measured[runuser-l]}" "$POLICY"
+measured[runuser]=$(runuser_plain)
+tap_is "runuser -u (service runuser), with the line after pam_limits: 256 MiB" \
+	"${measured[runuser]}" "$POLICY"
 tap_is "systemd-run -p PAMName=login -p User=$E2E_USER: 256 MiB" "$(pamname_service)" "$POLICY"
 
 # The user manager: started afresh (an earlier login may have started it
@@ -277,9 +323,17 @@ loginctl enable-linger "$E2E_USER"
 systemctl restart "user@$E2E_UID.service"
 tap_is "user@$E2E_UID.service, the user manager (systemd-user stack): 256 MiB" \
 	"$(user_manager)" "$POLICY"
+measured[systemd-user]=$(user_service)
 tap_is "a systemd-run --user service inherits the user manager's 256 MiB" \
-	"$(user_service)" "$POLICY"
-tap_is "a cron job, with the rule for service \"cron\": 300 MiB" "$(cron_job)" "$CRON"
+	"${measured[systemd-user]}" "$POLICY"
+measured[cron]=$(cron_job)
+tap_is "a cron job, with the rule for service \"cron\": 300 MiB" "${measured[cron]}" "$CRON"
+# doctor after both steps: every measured path ok, predicted = measured.
+doctor_run sshd login su su-l sudo sudo-i runuser runuser-l systemd-user cron
+for service in sshd login su su-l sudo sudo-i runuser runuser-l systemd-user cron; do
+	tap_is "doctor, both steps, $service: ok, predicts the measured ${measured[$service]}" \
+		"$(doctor_path "$service")" "ok ${measured[$service]}"
+done
 tap_is "memlockctl explain $E2E_USER --service cron, installed in /usr/sbin: 300 MiB too" \
 	"$(memlockctl explain "$E2E_USER" --service cron --json 2>&1 |
 		sed -n 's/^  "\(soft\|hard\)": \([0-9]*\),$/\2/p' | tr '\n' ' ' | sed 's/ $//')" "$CRON"
@@ -296,10 +350,21 @@ user_conf() {	# user_conf VALUE: set it, restart the user manager
 user_conf 64K
 tap_is "user.conf DefaultLimitMEMLOCK=64K: the user manager keeps 256 MiB" \
 	"$(user_manager)" "$POLICY"
+measured[systemd-user]=$(user_service)
 tap_is "user.conf DefaultLimitMEMLOCK=64K: its services get 64 KiB" \
-	"$(user_service)" "$SERVICE_BYTES $SERVICE_BYTES"
+	"${measured[systemd-user]}" "$SERVICE_BYTES $SERVICE_BYTES"
+doctor_run systemd-user
+tap_is "doctor, user.conf DefaultLimitMEMLOCK=64K, systemd-user: overridden, predicts the services' measured ${measured[systemd-user]}" \
+	"$(doctor_path systemd-user)" "overridden ${measured[systemd-user]}"
 user_conf 1G
+measured[systemd-user]=$(user_service)
 tap_is "user.conf DefaultLimitMEMLOCK=1G: its services get the manager's 256 MiB" \
-	"$(user_service)" "$POLICY"
+	"${measured[systemd-user]}" "$POLICY"
+# The manager cannot raise its hard limit: its services keep the
+# session's 256 MiB, and that is no override.
+doctor_run systemd-user
+tap_is "doctor, user.conf DefaultLimitMEMLOCK=1G, systemd-user: ok, predicts the services' measured ${measured[systemd-user]}" \
+	"$(doctor_path systemd-user)" "ok ${measured[systemd-user]}"
 sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
+
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

@@ -143,7 +143,7 @@ run_readme_step() {	# run_readme_step N: runs it; prints the commands run
 	}
 }
 
-tap_plan 43
+tap_plan 52
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # stack_order SERVICE: where the service's stack has pam_limits against its
@@ -367,4 +367,73 @@ tap_is "doctor, user.conf DefaultLimitMEMLOCK=1G, systemd-user: ok, predicts the
 	"$(doctor_path systemd-user)" "ok ${measured[systemd-user]}"
 sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
 
+# --- share_of: "50%" of what the session's cgroups allow ----------------------
+# The installed policy becomes a share, applied exactly; runuser -u opens
+# the sessions, through /etc/pam.d/runuser (pam_limits, then the module,
+# step 2).  Not runuser -l: runuser-l's pam_systemd moves the session into
+# a logind scope under user-UID.slice, out of the cgroup it started in.  RAM_HALF is
+# what the module computes for "50%" of RAM: MemTotal (sysinfo's RAM, as
+# sysconf(_SC_PHYS_PAGES) times the page size reads it) times 50000/100000,
+# rounded down to a page.
+cp "$conf" "$E2E_CASE/memlock.conf"
+share_policy() {	# share_policy [SHARE_OF]
+	printf 'limit = "50%%"; mode = "set";\n%s' "${1:+share_of = \"$1\";}" >"$conf"
+}
+page=$(getconf PAGESIZE)
+mem_total=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
+RAM_HALF=$((mem_total * 50000 / 100000 / page * page))
+HALF_256=$((128 * MIB))
+HALF_200=$((100 * MIB))
+echo "# MemTotal $mem_total bytes, page $page: 50% of RAM is $RAM_HALF bytes"
+# A second user, uid 4243, that no slice limit below names.
+useradd -m -u 4243 -s /bin/bash pmlother 2>"$E2E_CASE/useradd.log"
+# A cgroup of 256 MiB at the top of the hierarchy, beside systemd's slices.
+cg=/sys/fs/cgroup/pmltest
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p "$cg"
+echo $((256 * MIB)) >"$cg/memory.max"
+in_cgroup() {	# in_cgroup COMMAND...: runs it from inside $cg
+	bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@" </dev/null
+}
+session_as() {	# session_as USER: a runuser session's limits
+	runuser -u "$1" -- "$show" </dev/null
+}
+explain_base() {	# explain_base: "BASE BASE_FROM SOFT" of explain's soft side
+	"$@" memlockctl explain "$E2E_USER" --service runuser --json 2>"$E2E_CASE/explain.err" |
+		python3 -c 'import json, sys
+e = json.load(sys.stdin); sh = e["soft_detail"]["share"]
+print(sh["base"], sh["base_from"], e["soft"])'
+}
+share_policy
+tap_is "share_of available, a session from a cgroup with memory.max 256 MiB, \"50%\": 128 MiB soft and hard" \
+	"$(in_cgroup runuser -u "$E2E_USER" -- "$show")" "$HALF_256 $HALF_256"
+tap_is "memlockctl explain in that cgroup: base 256 MiB from $cg/memory.max, soft 128 MiB" \
+	"$(explain_base in_cgroup)" "$((256 * MIB)) $cg/memory.max $HALF_256"
+# A container's view: its own cgroup namespace, cgroup2 mounted anew, the
+# 256 MiB cgroup as the root it sees ("0::/").
+tap_is "share_of available in a cgroup namespace (unshare -C -m, cgroup2 remounted), root at memory.max 256 MiB: 128 MiB" \
+	"$(in_cgroup unshare -C -m --propagation private bash -c \
+		'umount /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup &&
+		cat /proc/self/cgroup && exec runuser -u "$0" -- "$1"' \
+		"$E2E_USER" "$show" 2>"$E2E_CASE/cgroupns.log" | tr '\n' ' ' | sed 's/ $//')" \
+	"0::/ $HALF_256 $HALF_256"
+systemctl start "user-$E2E_UID.slice"
+systemctl set-property --runtime "user-$E2E_UID.slice" MemoryMax=200M
+slice=/sys/fs/cgroup/user.slice/user-$E2E_UID.slice
+tap_is "user-$E2E_UID.slice MemoryMax=200M: its memory.max is 200 MiB" \
+	"$(cat "$slice/memory.max" 2>&1)" "$((200 * MIB))"
+# The session is not in the slice (runuser -u stays in the guest's cgroup):
+# the slice counts for its uid.
+tap_is "share_of available, user-$E2E_UID.slice at 200 MiB, a session from the guest's own cgroup: 100 MiB for $E2E_USER" \
+	"$(session_as "$E2E_USER")" "$HALF_200 $HALF_200"
+tap_is "memlockctl explain: base 200 MiB from $slice/memory.max, soft 100 MiB" \
+	"$(explain_base)" "$((200 * MIB)) $slice/memory.max $HALF_200"
+tap_is "share_of available, another uid (4243, no slice limit), same cgroup: 50% of RAM, $RAM_HALF" \
+	"$(session_as pmlother)" "$RAM_HALF $RAM_HALF"
+tap_is "share_of available, another uid from the 256 MiB cgroup: 128 MiB" \
+	"$(in_cgroup runuser -u pmlother -- "$show")" "$HALF_256 $HALF_256"
+share_policy ram
+tap_is "share_of ram, $E2E_USER from the 256 MiB cgroup, slice at 200 MiB: 50% of RAM, $RAM_HALF" \
+	"$(in_cgroup runuser -u "$E2E_USER" -- "$show")" "$RAM_HALF $RAM_HALF"
+cp "$E2E_CASE/memlock.conf" "$conf"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

@@ -278,8 +278,10 @@ session_journal() {	# session_journal COMMAND: an ssh login; its pam_memlock lin
 	ssh_login "$1" >"$E2E_CASE/out"
 	echo >>"$E2E_CASE/out"
 	journalctl --sync
+	# sshd's own lines: the user manager that this login starts runs the
+	# module too (systemd-user), and may log within the same window.
 	journalctl --after-cursor="$cursor" -o cat --no-pager 2>/dev/null |
-		grep pam_memlock >"$E2E_CASE/journal.log"
+		grep -F 'pam_memlock(sshd:session)' >"$E2E_CASE/journal.log"
 }
 cp /etc/pam.d/common-session /etc/pam.d/sshd "$E2E_CASE/"
 sed -i 's/pam_memlock\.so/& debug/' /etc/pam.d/common-session /etc/pam.d/sshd

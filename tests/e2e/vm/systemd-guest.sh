@@ -219,35 +219,41 @@ tap_is "step 1 only: runuser -l (no common-session) gets PID 1's $PID1 from pam_
 	"${measured[runuser-l]}" "$PID1"
 
 # --- memlockctl doctor against those sessions --------------------------------
-# doctor_run SERVICE...: one run of doctor for the test user's paths (it is
-# slow under TCG); doctor_path SERVICE [--limits] [--start]: its verdict and
-# predicted soft and hard for SERVICE (doctor_summary.py says the format).
+# doctor_run [--limits] [--start] SERVICE...: one run of doctor for the
+# test user's paths, summed up by doctor_summary.py (which says the format)
+# in one go: python starts slowly under TCG.  doctor_path SERVICE: its line
+# for SERVICE, without the name.
 doctor_run() {
-	local args=() service
-	for service in "$@"; do args+=(--service "$service"); done
+	local args=() arg
+	for arg in "$@"; do [[ $arg == --* ]] || args+=(--service "$arg"); done
 	memlockctl doctor "$E2E_USER" "${args[@]}" --json >"$E2E_CASE/doctor.json" \
 		2>"$E2E_CASE/doctor.err"
+	python3 "$e2e_dir/vm/doctor_summary.py" "$@" <"$E2E_CASE/doctor.json" \
+		>"$E2E_CASE/doctor.sum"
 }
-doctor_path() {
-	python3 "$e2e_dir/vm/doctor_summary.py" "$@" <"$E2E_CASE/doctor.json"
-}
+doctor_path() { sed -n "s/^$1 //p" "$E2E_CASE/doctor.sum"; }
 # limits_line FILE: the line of FILE's pam_limits session line.
 limits_line() {
 	grep -n '^session[[:space:]].*pam_limits\.so' "$1" | head -n 1 | cut -d: -f1
 }
 sshd_limits=/etc/pam.d/sshd:$(limits_line /etc/pam.d/sshd)
 cron_limits=/etc/pam.d/cron:$(limits_line /etc/pam.d/cron)
-doctor_run sshd cron runuser-l
+runuser_limits=/etc/pam.d/runuser:$(limits_line /etc/pam.d/runuser)
+uptime_note() { echo "# $1: $(cut -d' ' -f1 /proc/uptime) s of uptime"; }
+uptime_note "doctor after step 1"
+doctor_run --limits --start sshd cron runuser-l
 # sshd's path starts from ssh.service: no LimitMEMLOCK, so the manager's
 # DefaultLimitMEMLOCK=64K of the VM's system.conf.d drop-in.
 tap_is "doctor, step 1 only, sshd: overridden by pam_limits at $sshd_limits, start 64 KiB (system.conf.d), predicts the measured ${measured[sshd]}" \
-	"$(doctor_path sshd --limits --start)" \
+	"$(doctor_path sshd)" \
 	"overridden ${measured[sshd]} pam_limits@$sshd_limits start=$SERVICE_BYTES:$SERVICE_BYTES"
 tap_is "doctor, step 1 only, cron: overridden by pam_limits at $cron_limits, start 64 KiB, predicts the measured ${measured[cron]}" \
-	"$(doctor_path cron --limits --start)" \
+	"$(doctor_path cron)" \
 	"overridden ${measured[cron]} pam_limits@$cron_limits start=$SERVICE_BYTES:$SERVICE_BYTES"
-tap_is "doctor, step 1 only, runuser-l: missing, predicts the measured ${measured[runuser-l]} (pam_limits)" \
-	"$(doctor_path runuser-l)" "missing ${measured[runuser-l]}"
+# runuser starts from its caller's limits: unknown until pam_limits.
+tap_is "doctor, step 1 only, runuser-l: missing, start unknown (the caller's), pam_limits at $runuser_limits predicts the measured ${measured[runuser-l]}" \
+	"$(doctor_path runuser-l)" \
+	"missing ${measured[runuser-l]} pam_limits@$runuser_limits start=unknown:unknown"
 
 # --- 2. The README's Debian step 2: every path ------------------------------
 echo "# README, Debian step 2:"
@@ -331,6 +337,7 @@ tap_is "a systemd-run --user service inherits the user manager's 256 MiB" \
 measured[cron]=$(cron_job)
 tap_is "a cron job, with the rule for service \"cron\": 300 MiB" "${measured[cron]}" "$CRON"
 # doctor after both steps: every measured path ok, predicted = measured.
+uptime_note "doctor after step 2"
 doctor_run sshd login su su-l sudo sudo-i runuser runuser-l systemd-user cron
 for service in sshd login su su-l sudo sudo-i runuser runuser-l systemd-user cron; do
 	tap_is "doctor, both steps, $service: ok, predicts the measured ${measured[$service]}" \
@@ -377,6 +384,7 @@ sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
 # what the module computes for "50%" of RAM: MemTotal (sysinfo's RAM, as
 # sysconf(_SC_PHYS_PAGES) times the page size reads it) times 50000/100000,
 # rounded down to a page.
+uptime_note "share_of"
 cp "$conf" "$E2E_CASE/memlock.conf"
 share_policy() {	# share_policy [SHARE_OF]
 	printf 'limit = "50%%"; mode = "set";\n%s' "${1:+share_of = \"$1\";}" >"$conf"
@@ -402,9 +410,14 @@ session_as() {	# session_as USER: a runuser session's limits
 }
 explain_base() {	# explain_base: "BASE BASE_FROM SOFT" of explain's soft side
 	"$@" memlockctl explain "$E2E_USER" --service runuser --json 2>"$E2E_CASE/explain.err" |
-		python3 -c 'import json, sys
-e = json.load(sys.stdin); sh = e["soft_detail"]["share"]
-print(sh["base"], sh["base_from"], e["soft"])'
+		tee "$E2E_CASE/explain.json" | awk '
+		/^  "soft": / { soft = $2 }
+		/^  "soft_detail": / { detail = 1 }
+		/^  "hard_detail": / { detail = 0 }
+		detail && /"base": / && base == "" { base = $2 }
+		detail && /"base_from": / && from == "" { from = $2 }
+		END { gsub(/[",]/, "", soft); gsub(/[",]/, "", base); gsub(/[",]/, "", from)
+			print base, from, soft }'
 }
 share_policy
 tap_is "share_of available, a session from a cgroup with memory.max 256 MiB, \"50%\": 128 MiB soft and hard" \

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 """Lines from `memlockctl doctor USER --service S... --json` on stdin, one
 per SERVICE named, for the check-vm cases that hold doctor's prediction
 against a real session:

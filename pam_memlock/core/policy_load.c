@@ -42,6 +42,14 @@ static int load_file(struct pml_policy *policy, int dirfd, const char *name,
 	}
 	if (rc == -ENOMEM)
 		return rc;
+	if (rc == 0 && text.len == 0) {
+		/* "No file" already means the defaults; a file of no bytes is
+		 * almost always one caught between truncate and write. */
+		pml_text_free(&text);
+		rc = -EINVAL;
+		why = "is empty (0 bytes): a truncated or unfinished write? "
+		      "Remove it, or give it a comment";
+	}
 	if (rc < 0) {
 		log_read_error(log, shown, rc, why);
 		return -EINVAL;

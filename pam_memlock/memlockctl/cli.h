@@ -22,6 +22,7 @@
 struct cli_options {
 	struct pml_source source;	/* the module's default, or --conf */
 	const char *user;		/* explain */
+	const char *new_file;		/* install NEW */
 	const char *service;		/* explain --service */
 	bool strict;			/* check --strict */
 	bool json;			/* explain/show/doctor --json */
@@ -53,5 +54,6 @@ int cli_check(const struct cli_options *options);
 int cli_explain(const struct cli_options *options);
 int cli_show(const struct cli_options *options);
 int cli_doctor(const struct cli_options *options);
+int cli_install(const struct cli_options *options);
 
 #endif

@@ -2,7 +2,7 @@
  * memlockctl: check, explain and show the pam_memlock policy.  This file
  * reads the command line and nothing else; the commands are in cli_*.c,
  * and every decision about the policy is the module's own code (libpml).
- * It only reads: it never changes a limit.
+ * It never changes a limit; install alone writes (a policy file).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -49,6 +49,9 @@ static const struct option explain_options[] = {
 static const struct option show_options[] = {
 	OPTION_CONF, OPTION_JSON, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
 };
+static const struct option install_options[] = {
+	OPTION_CONF, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+};
 static const struct option doctor_options[] = {
 	OPTION_CONF, OPTION_SERVICE, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
 	OPTION_VERSION, OPTIONS_END,
@@ -60,11 +63,13 @@ static const struct option all_options[] = {
 	OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
 };
 
-/* The USER operand: none, required, or one that may be left out. */
+/* The operand: none, a USER (required, or one that may be left out), or
+ * the NEW file of install. */
 enum operand {
 	NO_USER,
 	USER,
 	OPTIONAL_USER,
+	NEW_FILE,
 };
 
 struct command {
@@ -80,6 +85,8 @@ static const struct command commands[] = {
 	{ .name = "explain", .run = cli_explain, .options = explain_options,
 	  .user = USER },
 	{ .name = "show", .run = cli_show, .options = show_options },
+	{ .name = "install", .run = cli_install, .options = install_options,
+	  .user = NEW_FILE },
 	{ .name = "doctor", .run = cli_doctor, .options = doctor_options,
 	  .user = OPTIONAL_USER, .many_services = true },
 };
@@ -93,6 +100,7 @@ static void usage(FILE *out)
 		"Usage: memlockctl check [--conf FILE] [--strict]\n"
 		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
 		"       memlockctl show [--conf FILE] [--json]\n"
+		"       memlockctl install NEW [--conf FILE]\n"
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl --help | --version\n"
 		"\n"
@@ -102,12 +110,15 @@ static void usage(FILE *out)
 		"  check          validate the policy; warn about what is likely wrong\n"
 		"  explain USER   the limits and mode the module would give USER, and why\n"
 		"  show           the effective policy, every value with its origin\n"
+		"  install NEW    validate NEW, then put it in place of the policy file\n"
+		"                 in one rename, as visudo does\n"
 		"  doctor [USER]  each PAM session path, layer by layer: ok, missing,\n"
 		"                 overridden or error, and the fix\n"
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
-		"                      and no memlock.d/ drop-ins (like conf= for the module)\n"
+		"                      and no memlock.d/ drop-ins (like conf= for the module);\n"
+		"                      the file to replace (install)\n"
 		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
 		"                      to check, repeatable (doctor)\n"
 		"  -r, --root DIR      read every file under DIR, not /proc (doctor)\n"
@@ -275,6 +286,13 @@ int main(int argc, char **argv)
 		default:
 			return unknown_option(command, given);
 		}
+	}
+	if (command->user == NEW_FILE) {
+		if (optind >= argc)
+			return usage_error("%s needs the new policy file", command->name);
+		options.new_file = argv[optind++];
+		if (options.new_file[0] == '\0')
+			return usage_error("%s", "the new file's name is empty");
 	}
 	if (command->user == USER ||
 	    (command->user == OPTIONAL_USER && optind < argc)) {

@@ -8,7 +8,9 @@
 #   4. make bench at a tiny size: one case, passed if it runs to the end
 #   5. make distcheck: one case, passed if the release tarball checks out
 #   6. make check-valgrind: the libpam tests and the soak under memcheck
-#   7. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
+#   7. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
+#   8. make check-directory: real slapd and nslcd in private namespaces
+#   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -85,6 +87,10 @@ fi
 echo "== make check-valgrind (libpam tests and the 1,000-session soak under memcheck)"
 make -C "$build" check-valgrind || status=1
 tally "check-valgrind" "$build" test-suite-valgrind.log
+
+echo "== make soak-long (100,000 sessions in one process: RSS and descriptors flat)"
+make -C "$build" soak-long || status=1
+tally "soak-long" "$build" test-suite-soak.log
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.

@@ -92,6 +92,10 @@ echo "== make soak-long (100,000 sessions in one process: RSS and descriptors fl
 make -C "$build" soak-long || status=1
 tally "soak-long" "$build" test-suite-soak.log
 
+echo "== make check-directory (real slapd and nslcd in private namespaces; slapd killed and stopped)"
+make -C "$build" check-directory || status=1
+tally "check-directory" "$build" test-suite-directory.log
+
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.
 fuzz_seconds=${PML_FUZZ_SECONDS:-60}

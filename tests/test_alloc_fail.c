@@ -21,7 +21,6 @@
  * would bypass, so the cases skip there and `make check-valgrind` runs this
  * program under memcheck too.
  */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>

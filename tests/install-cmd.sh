@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # memlockctl install NEW --conf TARGET: NEW is validated, then renamed into
 # place (root-owned, 0644); on any error TARGET keeps its bytes and inode
 # and no temporary file is left beside it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The long soak (issue 18, case 8): 100,000 pam_start/pam_open_session/
  * pam_close_session/pam_end cycles in one process through the real module,

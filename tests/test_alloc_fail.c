@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Allocation failure at every site (issue 18, case 7).  This program
  * defines malloc, calloc, realloc and the aligned allocators; libpam

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Sessions through the real module, with users and groups from a real
  * directory: slapd and nslcd that tests/directory/run.sh started in this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Policies rewritten while sessions run (issue 18, cases 5 and 6).  64
  * worker processes open 5,000 sessions through the real module, each in a

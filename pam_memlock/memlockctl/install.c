@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl install NEW [--conf TARGET]: validates NEW with the module's
  * own loader, then writes it to a temporary file beside TARGET (owned by

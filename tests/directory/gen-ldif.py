@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 """The directory of tests/directory: 20,000 users, 5,000 groups, one user
 in 300 groups, one group of 20,000 members.  LDIF on stdout, for slapadd.
 

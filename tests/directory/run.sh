@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make check-directory: tests/test_directory against a real directory.
 #
 # Runs itself again in new mount and network namespaces (unshare -m -n),

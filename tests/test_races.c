@@ -290,7 +290,7 @@ static void allow_prefixes(struct allowed *set, const char *path, const char *te
 /* --- The race. */
 
 /*
- * The workers and the writer yield to everything else: 64 processes
+ * The workers yield to everything else: 64 processes
  * forking sessions fill both CPUs of a CI machine, and make check -j runs
  * other tests beside this one, whose check timeouts must still hold.
  */
@@ -310,7 +310,8 @@ static void writer(enum writer_kind kind)
 {
 	bool b = false;
 
-	be_nice();
+	/* Not idle: one process, asleep between rewrites, that must keep
+	 * rewriting while 64 idle-class workers run. */
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE)) {
 		switch (kind) {
 		case BY_RENAME:

@@ -8,8 +8,11 @@
 #      tarball is proven complete too
 #   4. make bench at a tiny size: one case, passed if it runs to the end
 #   5. make distcheck: one case, passed if the release tarball checks out
-#   6. make check-valgrind: the libpam tests and the soak under memcheck
-#   7. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
+#   6. make check-valgrind: the libpam tests, the soak and the failed
+#      allocations under memcheck
+#   7. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
+#   8. make check-directory: real slapd and nslcd in private namespaces
+#   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -86,9 +89,17 @@ else
 	failed=$((failed + 1)) status=1
 fi
 
-echo "== make check-valgrind (libpam tests and the 1,000-session soak under memcheck)"
+echo "== make check-valgrind (libpam tests, the 1,000-session soak and failed allocations under memcheck)"
 make -C "$build" check-valgrind || status=1
 tally "check-valgrind" "$build" test-suite-valgrind.log
+
+echo "== make soak-long (100,000 sessions in one process: RSS and descriptors flat)"
+make -C "$build" soak-long || status=1
+tally "soak-long" "$build" test-suite-soak.log
+
+echo "== make check-directory (real slapd and nslcd in private namespaces; slapd killed and stopped)"
+make -C "$build" check-directory || status=1
+tally "check-directory" "$build" test-suite-directory.log
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.

@@ -77,11 +77,14 @@ START_TEST(group_list_matches_any_element)
 }
 END_TEST
 
-/* joiner is in 41 groups, more than the first getgrouplist buffer holds. */
+/* joiner is in 41 groups, crowd in 1,101: more than the first
+ * getgrouplist buffer holds (1,024). */
 START_TEST(group_found_beyond_the_first_32)
 {
-	use_policy(TOP "rules = ( { group = \"joined40\"; limit = \"1 MiB\"; } );\n");
+	use_policy(TOP "rules = ( { group = \"joined40\"; limit = \"1 MiB\"; },\n"
+		       "          { group = \"crowd1100\"; limit = \"2 MiB\"; } );\n");
 	expect(SVC, "joiner", 1 * MiB);
+	expect(SVC, "crowd", 2 * MiB);
 }
 END_TEST
 
@@ -312,9 +315,16 @@ START_TEST(group_lookups_follow_the_names_not_the_memberships)
 	ck_assert_uint_eq(s->soft, 1 * MiB);
 	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
 	ck_assert_uint_eq(s->calls.getgrgid_r, 0);
-	/* getgrouplist twice: its first buffer holds 32 gids. */
+	/* getgrouplist once: its first buffer holds 1,024 gids.  Each call
+	 * asks every source again (with nslcd, an LDAP search). */
+	ck_assert_uint_eq(s->calls.getgrouplist, 1);
+	ck_assert_uint_eq(nss_total(&s->calls), 3);
+	/* crowd is in 1,101 groups: getgrouplist twice. */
+	use_policy(TOP "rules = ( { group = \"crowd1100\"; limit = \"1 MiB\"; } );\n");
+	s = open_as(SVC, "crowd");
+	ck_assert_uint_eq(s->soft, 1 * MiB);
 	ck_assert_uint_eq(s->calls.getgrouplist, 2);
-	ck_assert_uint_eq(nss_total(&s->calls), 4);
+	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
 }
 END_TEST
 

@@ -96,9 +96,17 @@ static int nss_by_name_lookup(struct nss_buffer *b, nss_by_name *get,
 	return rc > 0 && rc != ESRCH ? -rc : -EIO;
 }
 
+/*
+ * The user's gids.  getgrouplist asks every source again each time it is
+ * called (with nslcd, an LDAP search), so the first buffer is sized to
+ * hold the groups of nearly every user: 1,024 gids, 4 KiB.  A user in
+ * more costs one more call.
+ */
+#define GROUP_IDS_START 1024
+
 static int group_ids(const char *user, gid_t primary, gid_t **gids, int *count)
 {
-	int n = 32;
+	int n = GROUP_IDS_START;
 
 	for (;;) {
 		gid_t *list = malloc((size_t)n * sizeof(*list));

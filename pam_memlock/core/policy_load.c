@@ -27,22 +27,30 @@ static void log_read_error(const struct pml_log *log, const char *name,
 		pml_log(log, LOG_ERR, "%s: cannot read: %s", name, strerror(-rc));
 }
 
-/* Reads and parses one file.  MISSING_OK: a file that is not there is fine. */
+/* Reads and parses one file.  IF_MISSING: NULL when a file that is not
+ * there is an error, else what to log (debug) and go on. */
 static int load_file(struct pml_policy *policy, int dirfd, const char *name,
-		     const char *shown, uid_t owner, bool missing_ok,
+		     const char *shown, uid_t owner, const char *if_missing,
 		     const struct pml_log *log)
 {
 	struct pml_text text;
 	const char *why;
 	int rc = pml_read_file_at(dirfd, name, owner, &text, &why);
 
-	if (rc == -ENOENT && missing_ok) {
-		pml_log(log, LOG_DEBUG, "%s: not present, using the built-in default",
-			shown);
+	if (rc == -ENOENT && if_missing != NULL) {
+		pml_log(log, LOG_DEBUG, "%s: %s", shown, if_missing);
 		return 0;
 	}
 	if (rc == -ENOMEM)
 		return rc;
+	if (rc == 0 && text.len == 0) {
+		/* "No file" already means the defaults; a file of no bytes is
+		 * almost always one caught between truncate and write. */
+		pml_text_free(&text);
+		rc = -EINVAL;
+		why = "is empty (0 bytes): a truncated or unfinished write? "
+		      "Remove it, or give it a comment";
+	}
 	if (rc < 0) {
 		log_read_error(log, shown, rc, why);
 		return -EINVAL;
@@ -155,7 +163,11 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 	}
 	for (i = 0; rc == 0 && i < count; i++) {
 		snprintf(shown, sizeof(shown), "%s/%s", dir, names[i]);
-		rc = load_file(policy, fd, names[i], shown, owner, false, log);
+		/* Removed since the directory was read: as if read a moment
+		 * later (configuration management deletes drop-ins while
+		 * people log in). */
+		rc = load_file(policy, fd, names[i], shown, owner,
+			       "removed while the directory was read: skipped", log);
 		/* Go on after a bad file, so that `check` shows every problem. */
 		if (rc == -EINVAL) {
 			worst = rc;
@@ -174,7 +186,9 @@ int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 
 	pml_policy_init(policy);
 	rc = load_file(policy, AT_FDCWD, source->path, source->path,
-		       source->owner, !source->given, log);
+		       source->owner,
+		       source->given ? NULL : "not present, using the built-in default",
+		       log);
 	if (rc != -ENOMEM && !source->given)
 		dropins = load_dropins(policy, source->path, source->owner, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))

@@ -132,13 +132,27 @@ static const char *type_name(const config_setting_t *s)
 	}
 }
 
+/*
+ * A string setting's text.  libconfig 1.5 stores a NULL (and parses on)
+ * when the strdup of a string fails: that is out of memory, never "unset",
+ * or a rule would silently lose a key.
+ */
+static const char *string_of(struct parser *p, const config_setting_t *s)
+{
+	const char *text = config_setting_get_string(s);
+
+	if (text == NULL)
+		out_of_memory(p);
+	return text;
+}
+
 static const char *want_string(struct parser *p, const config_setting_t *s,
 			       const char *key)
 {
 	int type = config_setting_type(s);
 
 	if (type == CONFIG_TYPE_STRING)
-		return config_setting_get_string(s);
+		return string_of(p, s);
 	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64 ||
 	    type == CONFIG_TYPE_FLOAT)
 		problem(p, s, "%s: write the value in quotes, e.g. %s = \"8 MiB\"; "
@@ -250,7 +264,9 @@ static void parse_names(struct parser *p, const config_setting_t *s,
 				type_name(e));
 			continue;
 		}
-		out->v[out->n] = config_setting_get_string(e);
+		out->v[out->n] = string_of(p, e);
+		if (out->v[out->n] == NULL)
+			return;
 		if (out->v[out->n][0] == '\0') {
 			problem(p, e, "%s: empty %s", key, what);
 			continue;

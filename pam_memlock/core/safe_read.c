@@ -39,48 +39,60 @@ int pml_check_dir_fd(int fd, uid_t owner, const char **why)
 	return check_owner_and_mode(&st, owner, why);
 }
 
+/* One pread(2) from offset 0, retried only when interrupted. */
+static ssize_t read_from_start(int fd, char *data, size_t cap)
+{
+	ssize_t got;
+
+	do
+		got = pread(fd, data, cap, 0);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/*
+ * Reads the whole file in ONE read from its start: a regular file's read
+ * is short only at its end, so one read sees the file of one moment.
+ * Reading on from where a first read stopped could splice two versions of
+ * a file rewritten in place (the start of B, then the rest of A: a policy
+ * that was never written; tests/test_races saw it).  Only when the file
+ * grew past its fstat size is it read again, whole, from its start.
+ */
 static int read_all(int fd, size_t size_hint, struct pml_text *out)
 {
-	/* One byte more than allowed, to notice a file that grew. */
+	/* One byte more than expected, to notice a file that grew. */
 	size_t cap = size_hint < PML_FILE_MAX ? size_hint + 1 : PML_FILE_MAX + 1;
 	char *data = malloc(cap + 1);
-	size_t len = 0;
+	ssize_t got;
 
 	if (data == NULL)
 		return -ENOMEM;
-	for (;;) {
-		ssize_t got = read(fd, data + len, cap - len);
+	got = read_from_start(fd, data, cap);
+	if (got >= 0 && (size_t)got == cap && cap <= PML_FILE_MAX) {
+		char *bigger;
 
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int err = errno;
-
+		cap = PML_FILE_MAX + 1;
+		bigger = realloc(data, cap + 1);
+		if (bigger == NULL) {
 			free(data);
-			return -err;
+			return -ENOMEM;
 		}
-		if (got == 0)
-			break;
-		len += (size_t)got;
-		if (len == cap) {
-			char *bigger;
-
-			if (cap > PML_FILE_MAX) {
-				free(data);
-				return -EFBIG;
-			}
-			cap = PML_FILE_MAX + 1;
-			bigger = realloc(data, cap + 1);
-			if (bigger == NULL) {
-				free(data);
-				return -ENOMEM;
-			}
-			data = bigger;
-		}
+		data = bigger;
+		got = read_from_start(fd, data, cap);
 	}
-	data[len] = '\0';
+	if (got < 0) {
+		int err = errno;
+
+		free(data);
+		return -err;
+	}
+	if ((size_t)got > PML_FILE_MAX) {
+		free(data);
+		return -EFBIG;
+	}
+	data[got] = '\0';
 	out->data = data;
-	out->len = len;
+	out->len = (size_t)got;
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 struct cli_options {
 	struct pml_source source;	/* the module's default, or --conf */
 	const char *user;		/* explain */
+	const char *new_file;		/* install NEW */
 	const char *service;		/* explain --service */
 	bool strict;			/* check --strict */
 	bool json;			/* explain/show/doctor/status/apply --json */
@@ -71,5 +72,6 @@ int cli_show(const struct cli_options *options);
 int cli_doctor(const struct cli_options *options);
 int cli_status(const struct cli_options *options);
 int cli_apply(const struct cli_options *options);
+int cli_install(const struct cli_options *options);
 
 #endif

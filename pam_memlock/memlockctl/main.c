@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl: check, explain and show the pam_memlock policy, and bring
- * running sessions to it.  This file reads the command line and nothing
- * else; the commands are in their own files, and every decision about the
- * policy is the module's own code (libpml).  Only apply changes anything
- * (the limits of running processes).
+ * memlockctl: check, explain and show the pam_memlock policy, install a
+ * new one, and bring running sessions to it.  This file reads the command
+ * line and nothing else; the commands are in their own files, and every
+ * decision about the policy is the module's own code (libpml).  Only
+ * install (a policy file) and apply (the limits of running processes)
+ * change anything.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -56,6 +57,9 @@ static const struct option explain_options[] = {
 static const struct option show_options[] = {
 	OPTION_CONF, OPTION_JSON, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
 };
+static const struct option install_options[] = {
+	OPTION_CONF, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+};
 static const struct option doctor_options[] = {
 	OPTION_CONF, OPTION_SERVICE, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
 	OPTION_VERSION, OPTIONS_END,
@@ -75,13 +79,14 @@ static const struct option all_options[] = {
 	OPTION_ROOT, OPTION_SERVICE, OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
 };
 
-/* The USER operand: none, required, one that may be left out, or any
- * number of them. */
+/* The operand: none, a USER (required, or one that may be left out), any
+ * number of USERs, or the NEW file of install. */
 enum operand {
 	NO_USER,
 	USER,
 	OPTIONAL_USER,
 	USERS,
+	NEW_FILE,
 };
 
 struct command {
@@ -97,6 +102,8 @@ static const struct command commands[] = {
 	{ .name = "explain", .run = cli_explain, .options = explain_options,
 	  .user = USER },
 	{ .name = "show", .run = cli_show, .options = show_options },
+	{ .name = "install", .run = cli_install, .options = install_options,
+	  .user = NEW_FILE },
 	{ .name = "doctor", .run = cli_doctor, .options = doctor_options,
 	  .user = OPTIONAL_USER, .many_services = true },
 	{ .name = "status", .run = cli_status, .options = status_options,
@@ -116,6 +123,7 @@ static void usage(FILE *out)
 		"Usage: memlockctl check [--conf FILE] [--strict]\n"
 		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
 		"       memlockctl show [--conf FILE] [--json]\n"
+		"       memlockctl install NEW [--conf FILE]\n"
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl status [USER...] [--all] [--conf FILE] [--json]\n"
 		"       memlockctl apply [USER...] [--all] [--dry-run] [--conf FILE] [--json]\n"
@@ -127,6 +135,8 @@ static void usage(FILE *out)
 		"  check          validate the policy; warn about what is likely wrong\n"
 		"  explain USER   the limits and mode the module would give USER, and why\n"
 		"  show           the effective policy, every value with its origin\n"
+		"  install NEW    validate NEW, then put it in place of the policy file\n"
+		"                 in one rename, as visudo does\n"
 		"  doctor [USER]  each PAM session path, layer by layer: ok, missing,\n"
 		"                 overridden or error, and the fix\n"
 		"  status [USER...]  running processes (in login sessions; USER's; --all):\n"
@@ -135,7 +145,8 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
-		"                      and no memlock.d/ drop-ins (like conf= for the module)\n"
+		"                      and no memlock.d/ drop-ins (like conf= for the module);\n"
+		"                      the file to replace (install)\n"
 		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
 		"                      to check, repeatable (doctor)\n"
 		"  -r, --root DIR      read every file under DIR, not /proc (doctor, status)\n"
@@ -313,6 +324,13 @@ int main(int argc, char **argv)
 		default:
 			return unknown_option(command, given);
 		}
+	}
+	if (command->user == NEW_FILE) {
+		if (optind >= argc)
+			return usage_error("%s needs the new policy file", command->name);
+		options.new_file = argv[optind++];
+		if (options.new_file[0] == '\0')
+			return usage_error("%s", "the new file's name is empty");
 	}
 	if (command->user == USER ||
 	    (command->user == OPTIONAL_USER && optind < argc)) {

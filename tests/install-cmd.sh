@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# memlockctl install NEW --conf TARGET: NEW is validated, then renamed into
+# place (root-owned, 0644); on any error TARGET keeps its bytes and inode
+# and no temporary file is left beside it.
+set -u
+umask 022
+
+ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+work=$(mktemp -d /tmp/pml-install-XXXXXX) || exit 99
+trap 'rm -rf "$work"' EXIT
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP install makes root-owned files: run make check as root"
+	exit 0
+fi
+echo "1..12"
+
+old='limit = "8 MiB";'
+fresh() { # a directory with TARGET t.conf holding $old; prints its path
+	local d
+	d=$(mktemp -d "$work/case-XXXXXX") && chmod 0755 "$d" &&
+	printf '%s\n' "$old" >"$d/t.conf" && chmod 0644 "$d/t.conf" && echo "$d"
+}
+# TARGET still holds $old, in the same inode, and nothing else is there.
+untouched() { # DIR INODE
+	[ "$(cat "$1/t.conf")" = "$old" ] &&
+	[ "$(stat -c %i "$1/t.conf")" = "$2" ] &&
+	[ -z "$(find "$1" -name '.*memlockctl-*')" ]
+}
+
+# 1-2. A valid file goes in by rename: a new inode, root:root 0644 whatever
+# NEW's owner and mode and the umask, and no temporary file left.
+d=$(fresh)
+printf 'limit = "16 MiB";\nrules = ( { user = "ci"; limit = "1 GiB"; } );\n' >"$d/new"
+chmod 0600 "$d/new" && chown 65534:65534 "$d/new"
+ino=$(stat -c %i "$d/t.conf")
+(umask 077 && "$ctl" install "$d/new" --conf "$d/t.conf") >"$work/out" 2>"$work/err"
+rc=$?
+check "a valid file is installed (exit 0, one line on stdout)" \
+	test $rc = 0 -a "$(cat "$work/out")" = "$d/t.conf: installed from $d/new" -a ! -s "$work/err"
+check "by rename: new inode, root:root 0644, same bytes, no temporary file" \
+	test "$(stat -c '%U:%G %a' "$d/t.conf")" = "root:root 644" -a \
+	"$(stat -c %i "$d/t.conf")" != "$ino" -a \
+	-z "$(find "$d" -name '.*memlockctl-*')" -a "$(cat "$d/t.conf")" = "$(cat "$d/new")"
+
+# 3. An invalid file: its errors under its own name, exit 1, TARGET as it was.
+d=$(fresh)
+ino=$(stat -c %i "$d/t.conf")
+printf 'limit = "16 Mib";\n' >"$d/new"
+"$ctl" install "$d/new" --conf "$d/t.conf" >"$work/out" 2>"$work/err"
+rc=$?
+check "an invalid file is refused, its error named by NEW, TARGET untouched" \
+	eval 'test $rc = 1 -a ! -s "$work/out" && grep -q "^$d/new:1: limit" "$work/err" &&
+	grep -q "left as it was" "$work/err" && untouched "$d" "$ino"'
+
+# 4. A zero-byte file, as the module refuses it.
+d=$(fresh)
+ino=$(stat -c %i "$d/t.conf")
+: >"$d/new"
+"$ctl" install "$d/new" --conf "$d/t.conf" >"$work/out" 2>"$work/err"
+rc=$?
+check "an empty file is refused (a truncated write), TARGET untouched" \
+	eval 'test $rc = 1 && grep -q "^$d/new: refused: is empty" "$work/err" && untouched "$d" "$ino"'
+
+# 5. Larger than the module reads.
+d=$(fresh)
+ino=$(stat -c %i "$d/t.conf")
+{ printf '%s\n' "$old"; head -c 70000 /dev/zero | tr '\0' '#'; echo; } >"$d/new"
+"$ctl" install "$d/new" --conf "$d/t.conf" >/dev/null 2>"$work/err"
+rc=$?
+check "a file over 64 KiB is refused, TARGET untouched" \
+	eval 'test $rc = 1 && grep -q "larger than 64 KiB" "$work/err" && untouched "$d" "$ino"'
+
+# 6. NEW missing, or not a regular file.
+d=$(fresh)
+ino=$(stat -c %i "$d/t.conf")
+"$ctl" install "$d/none" --conf "$d/t.conf" >/dev/null 2>"$work/err"
+rc1=$?
+"$ctl" install "$d" --conf "$d/t.conf" >/dev/null 2>>"$work/err"
+rc2=$?
+check "NEW missing or a directory: exit 1, TARGET untouched" \
+	eval 'test $rc1 = 1 -a $rc2 = 1 && untouched "$d" "$ino"'
+
+# 7. The rename fails (TARGET is a directory): nothing left behind.
+d=$(fresh)
+mkdir "$d/dir.conf"
+printf '%s\n' "$old" >"$d/new"
+"$ctl" install "$d/new" --conf "$d/dir.conf" >/dev/null 2>"$work/err"
+rc=$?
+check "a failed rename leaves no temporary file" \
+	eval 'test $rc = 1 -a -d "$d/dir.conf" && grep -q "cannot rename" "$work/err" &&
+	test -z "$(find "$d" -name ".*memlockctl-*")"'
+
+# 8. TARGET's directory missing.
+d=$(fresh)
+printf '%s\n' "$old" >"$d/new"
+"$ctl" install "$d/new" --conf "$d/no/t.conf" >/dev/null 2>"$work/err"
+check "a missing directory is an error" test $? = 1
+
+# 9. A new TARGET (none there yet) is created.
+d=$(fresh)
+printf 'limit = "1%%";\n' >"$d/new"
+"$ctl" install "$d/new" --conf "$d/fresh.conf" >/dev/null 2>&1
+check "a TARGET that did not exist is created" cmp -s "$d/new" "$d/fresh.conf"
+
+# 10. The disk fills up while writing: TARGET untouched, no temporary file.
+if unshare -m true 2>/dev/null; then
+	d=$(fresh)
+	{ printf '%s\n' "$old"; head -c 60000 /dev/zero | tr '\0' '#'; echo; } >"$d/new"
+	export -f untouched
+	export old
+	unshare -m -- bash -c '
+		mount --make-rprivate / && mkdir -p "$1/small" &&
+		mount -t tmpfs -o size=16k pml-small "$1/small" &&
+		printf "%s\n" "$2" >"$1/small/t.conf" && chmod 0644 "$1/small/t.conf" &&
+		ino=$(stat -c %i "$1/small/t.conf") || exit 99
+		"$3" install "$1/new" --conf "$1/small/t.conf" >/dev/null 2>"$1/err"
+		test $? = 1 && grep -q "cannot write" "$1/err" && untouched "$1/small" "$ino"
+	' _ "$d" "$old" "$ctl"
+	rc=$?
+	check "a full disk: exit 1, TARGET untouched, no temporary file" test $rc = 0
+else
+	skip "a full disk: exit 1, TARGET untouched, no temporary file" "unshare -m not permitted"
+fi
+
+# 11. Usage: no NEW; an option of another command.
+"$ctl" install >/dev/null 2>&1
+rc1=$?
+"$ctl" install x --json >/dev/null 2>&1
+rc2=$?
+check "usage errors exit 2" test $rc1 = 2 -a $rc2 = 2
+
+# 12. Without --conf the default file is the target (dry: only the help says so).
+check "the help names install" eval '"$ctl" --help | grep -q "memlockctl install NEW \[--conf FILE\]"'

@@ -12,6 +12,8 @@
 #   8. .ci/port-i386.sh: make check of an i386 build, run natively
 #   9. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
 #      decision and loader tests under qemu-user
+#  10. .ci/debian-package.sh: the Debian package built, linted, installed,
+#      upgraded, removed and purged in fresh Debian 12 roots
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -136,6 +138,9 @@ run_tap_step i386 .ci/port-i386.sh
 
 echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh)"
 run_tap_step s390x .ci/port-s390x.sh
+
+echo "== Debian package: build, lintian, install, upgrade, remove, purge in fresh roots (.ci/debian-package.sh)"
+run_tap_step "debian package" .ci/debian-package.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the .ci/*.sh steps that tests/run-all.sh counts: TAP output,
 # one line per case, the plan ("1..N") printed at the end.
 #   ok DESC | not_ok DESC [DETAIL...] | skip DESC REASON

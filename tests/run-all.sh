@@ -13,6 +13,11 @@
 #   7. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
 #   8. make check-directory: real slapd and nslcd in private namespaces
 #   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
+#  10. .ci/port-i386.sh: make check of an i386 build, run natively
+#  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
+#      decision and loader tests under qemu-user
+#  12. .ci/debian-package.sh: the Debian package built, linted, installed,
+#      upgraded, removed and purged in fresh Debian 12 roots
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -119,6 +124,38 @@ p=$(grep -c '^ok ' "$fuzz_tap") f=$(grep -c -e '^not ok ' -e '^Bail out!' "$fuzz
 echo "== fuzz: $p passed, $f failed, 0 skipped"
 passed=$((passed + p)) failed=$((failed + f))
 rm -f "$fuzz_tap"
+
+# Steps that print TAP of their own (.ci/*.sh): every case counted, a
+# "# SKIP" one as skipped; a step that printed no case, or bailed out,
+# counts as one failure.
+tap_tally() {
+	local name=$1 tap=$2 p f s
+	p=$(grep -c '^ok ' "$tap" | tr -d ' ')
+	s=$(grep -c '^ok .*# SKIP' "$tap" | tr -d ' ')
+	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
+	p=$((p - s))
+	[ $((p + f + s)) -eq 0 ] && f=1
+	echo "== $name: $p passed, $f failed, $s skipped"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+run_tap_step() { # name, script
+	local name=$1 script=$2 tap start
+	tap=$(mktemp /tmp/pml-step-tap-XXXXXX)
+	start=$(date +%s)
+	PML_BUILD_DIR=$build "$top/$script" "$build" | tee "$tap" || status=1
+	echo "== $name took $(($(date +%s) - start)) s"
+	tap_tally "$name" "$tap"
+	rm -f "$tap"
+}
+
+echo "== i386: make check of a 32-bit build (.ci/port-i386.sh)"
+run_tap_step i386 .ci/port-i386.sh
+
+echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh)"
+run_tap_step s390x .ci/port-s390x.sh
+
+echo "== Debian package: build, lintian, install, upgrade, remove, purge in fresh roots (.ci/debian-package.sh)"
+run_tap_step "debian package" .ci/debian-package.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

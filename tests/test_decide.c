@@ -179,6 +179,26 @@ START_TEST(hundred_percent_of_huge_ram)
 }
 END_TEST
 
+/* Shares of the largest base: exact to the byte, without 128-bit math. */
+START_TEST(shares_of_uint64_max_ram)
+{
+	decide("limit = \"100%\";", UINT64_MAX, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, UINT64_MAX);
+	ck_assert_uint_eq(d.soft.bytes, UINT64_MAX - 4095);
+	decide("limit = \"100%\";", UINT64_MAX - 1, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, UINT64_MAX - 1);
+	decide("limit = \"99.999%\";", UINT64_MAX, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, 18446559606268814519u);
+	ck_assert_uint_eq(d.soft.bytes, 18446559606268813312u);
+	decide("limit = \"50%\";", UINT64_MAX, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, 9223372036854775807u);
+	decide("limit = \"33.333%\";", UINT64_MAX, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, 6148853202089604839u);
+	decide("limit = \"0.001%\";", UINT64_MAX, 4096);
+	ck_assert_uint_eq(d.soft.share_exact, 184467440737095u);
+}
+END_TEST
+
 START_TEST(soft_and_hard_split)
 {
 	decide("limit = \"1 GiB\"; soft = \"64 MiB\";", 16 * GiB, 4096);
@@ -381,6 +401,7 @@ int main(void)
 	tcase_add_test(tc, ceiling_holds_a_share_down);
 	tcase_add_test(tc, fixed_size_ignores_floor_and_ceiling);
 	tcase_add_test(tc, hundred_percent_of_huge_ram);
+	tcase_add_test(tc, shares_of_uint64_max_ram);
 	tcase_add_test(tc, soft_and_hard_split);
 	tcase_add_test(tc, soft_above_hard_comes_down);
 	tcase_add_test(tc, mode_set);

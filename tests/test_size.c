@@ -47,6 +47,14 @@ static const struct good good_sizes[] = {
 	{ "1.000000001 GiB", GiB + 1 },	/* 1.073741824 -> 1 */
 	{ "16777215 TiB", 16777215 * TiB },
 	{ "18446744073709551614", UINT64_MAX - 1 },
+	/* The edges of the 64-bit arithmetic: 2^64-2 is the largest size,
+	 * and nine decimals of a TiB are below a byte's worth of error. */
+	{ "18446744073709551614 B", UINT64_MAX - 1 },
+	{ "18446744073709551614.999999999", UINT64_MAX - 1 },
+	{ "17179869183.999999999 GiB", UINT64_MAX - 1 },	/* + 2^30 - 2 */
+	{ "16777215.999999999 TiB", UINT64_MAX - 1099 },	/* + 2^40 - 1100 */
+	{ "0.000000001 TiB", 1099 },			/* 1099.511627776 */
+	{ "1.123456789 TiB", 1235253802809 },
 	{ "unlimited", PML_UNLIMITED },
 	{ "infinity", PML_UNLIMITED },
 };
@@ -97,6 +105,10 @@ static const struct bad bad_sizes[] = {
 	{ "99999999999999999999999", "too large (for no limit write \"unlimited\")" },
 	{ "16777216 TiB", "too large (for no limit write \"unlimited\")" },
 	{ "17179869184 GiB", "too large (for no limit write \"unlimited\")" },
+	/* 2^44-1 MiB and a fraction that carries it to exactly 2^64-1. */
+	{ "17592186044415.999999999 MiB", "too large (for no limit write \"unlimited\")" },
+	{ "18446744073709551615.5", "too large (for no limit write \"unlimited\")" },
+	{ "16777215.9999999999 TiB", "too many decimals (at most 9)" },
 	{ "5%", "a share of RAM is not allowed here" },
 	{ "8\tMiB", "only one space may stand before the unit" },
 };
@@ -243,6 +255,9 @@ static const struct formatted formats[] = {
 	{ 1000, "1000 bytes" },
 	{ 1152, "1.125 KiB" },
 	{ 104857, "104857 bytes" },
+	{ UINT64_MAX - 1, "18446744073709551614 bytes" },
+	{ 16777215 * TiB, "16777215 TiB" },
+	{ 16777215 * TiB + TiB / 8, "16777215.125 TiB" },
 	{ PML_UNLIMITED, "unlimited" },
 };
 

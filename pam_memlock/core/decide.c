@@ -77,7 +77,7 @@ static void decide_side(const struct pml_policy *policy,
 			struct pml_side *side)
 {
 	const struct pml_setting *s = side_setting(policy, rule, key);
-	unsigned __int128 share;
+	uint64_t whole, rest;
 
 	*side = (struct pml_side){ .from = s, .clamp = PML_CLAMP_NONE };
 	if (s->amount.kind != PML_AMOUNT_SHARE) {
@@ -87,8 +87,14 @@ static void decide_side(const struct pml_policy *policy,
 	side->share_of = pml_pick(policy, rule, PML_KEY_SHARE_OF);
 	side->base = side->share_of->base == PML_BASE_RAM ? machine->ram
 							  : machine->available.bytes;
-	share = (unsigned __int128)side->base * s->amount.share / PML_SHARE_FULL;
-	side->share_exact = (uint64_t)share;
+	/* base * share / PML_SHARE_FULL, rounded down, without a 128-bit type
+	 * (none on 32-bit targets): with base = whole * FULL + rest, it is
+	 * whole * share + rest * share / FULL exactly.  share <= FULL, so the
+	 * first term is at most base, and rest * share < FULL^2 = 10^10. */
+	whole = side->base / PML_SHARE_FULL;
+	rest = side->base % PML_SHARE_FULL;
+	side->share_exact = whole * s->amount.share +
+			    rest * s->amount.share / PML_SHARE_FULL;
 	side->share_paged = machine->page_size > 0
 			    ? side->share_exact - side->share_exact % machine->page_size
 			    : side->share_exact;

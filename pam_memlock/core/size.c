@@ -68,7 +68,7 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 	const char *p = text;
 	uint64_t whole, fraction = 0, scale = 1;
 	unsigned digits, fraction_digits = 0, shift = 0;
-	unsigned __int128 total;
+	uint64_t total, part = 0, rest;
 	size_t i;
 
 	if (!is_digit(*p))
@@ -108,12 +108,22 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 		return fail(why, "trailing blank");
 	}
 
-	total = ((unsigned __int128)whole << shift) +
-		(((unsigned __int128)fraction << shift) / scale);
-	if (total > PML_BYTES_MAX)
+	/* (whole << shift) + (fraction << shift) / scale, exact, in 64 bits.
+	 * fraction < scale <= 10^9 < 2^30, but fraction << 40 is not: shift
+	 * one bit at a time, keeping quotient and remainder, so that part
+	 * ends as floor(fraction * 2^shift / scale) < 2^shift. */
+	for (rest = fraction, i = 0; i < shift; i++) {
+		rest <<= 1;
+		part = part << 1 | (rest >= scale);
+		if (rest >= scale)
+			rest -= scale;
+	}
+	if (whole > UINT64_MAX >> shift ||
+	    __builtin_add_overflow(whole << shift, part, &total) ||
+	    total > PML_BYTES_MAX)
 		return fail(why, "too large (for no limit write \"unlimited\")");
 	out->kind = PML_AMOUNT_BYTES;
-	out->bytes = (uint64_t)total;
+	out->bytes = total;
 	out->share = 0;
 	return 0;
 }
@@ -210,9 +220,10 @@ void pml_format_bytes(uint64_t bytes, char *buf, size_t len)
 		uint64_t unit = (uint64_t)1 << shift;
 		uint64_t whole = bytes >> shift;
 		uint64_t rest = bytes & (unit - 1);
-		uint64_t milli = (uint64_t)(((unsigned __int128)rest * 1000) >> shift);
+		/* rest < 2^40: rest * 1000 < 2^50 fits. */
+		uint64_t milli = rest * 1000 >> shift;
 
-		if (whole == 0 || ((unsigned __int128)milli << shift) != (unsigned __int128)rest * 1000)
+		if (whole == 0 || milli << shift != rest * 1000)
 			continue;
 		if (milli == 0)
 			snprintf(buf, len, "%llu %s", (unsigned long long)whole, names[i]);

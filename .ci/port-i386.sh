@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# i386 (32-bit x86): the whole `make check` of an i386 build, run natively
+# on this amd64 machine.  Multiarch: the i386 libpam, libconfig, check,
+# PAM modules (the tests' pam_permit/pam_deny) and nss_wrapper come from
+# Debian as :i386 packages; the compiler is the native gcc with -m32 and
+# lib32gcc-12-dev.  (gcc-multilib is not used: Debian lets it not coexist
+# with the s390x cross compiler of .ci/port-s390x.sh.)
+#
+#   .ci/port-i386.sh [BUILD_DIR]     BUILD_DIR: a configured tree ($PML_BUILD_DIR or .)
+#
+# The source is `make distdir` of BUILD_DIR, built out of tree in a scratch
+# directory that is removed afterwards.  Prints TAP: one case per test case
+# of make check, each named "i386: ...", and a few of its own.
+#
+# Left out: the end-to-end tests (tests/e2e, make's E2E_TESTS): they drive
+# this machine's own sshd, su and runuser, which are amd64 programs and
+# cannot load an i386 pam_memlock.so.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-${PML_BUILD_DIR:-$top}}
+. "$top/.ci/tap.sh"
+work=$(mktemp -d /tmp/pml-i386-XXXXXX)
+trap 'rm -rf "$work" "$tap_log"' EXIT
+jobs=$(nproc 2>/dev/null || echo 2)
+packages="lib32gcc-12-dev libc6-dev:i386 libpam0g-dev:i386 libpam-modules:i386
+	libconfig-dev:i386 check:i386 libnss-wrapper:i386"
+
+export DEBIAN_FRONTEND=noninteractive
+if ! dpkg --print-foreign-architectures | grep -qx i386; then
+	dpkg --add-architecture i386 && apt-get update -qq >"$tap_log" 2>&1 ||
+		bail "dpkg --add-architecture i386 / apt-get update failed: $(tail -n 3 "$tap_log")"
+fi
+# shellcheck disable=SC2086
+if ! apt-get install -y -qq --no-install-recommends $packages >"$tap_log" 2>&1; then
+	apt-get update -qq >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	check "i386 build dependencies installed" \
+		apt-get install -y -qq --no-install-recommends $packages || { tap_end; exit 1; }
+else
+	ok "i386 build dependencies installed"
+fi
+
+check "make distdir" make -C "$build" distdir distdir="$work/src" || { tap_end; exit 1; }
+mkdir "$work/build" && cd "$work/build" || bail "cannot make $work/build"
+check "configure CC='gcc -m32' --host=i686-linux-gnu" \
+	"$work/src/configure" CC="gcc -m32" --host=i686-linux-gnu \
+	PKG_CONFIG_LIBDIR=/usr/lib/i386-linux-gnu/pkgconfig:/usr/share/pkgconfig ||
+	{ tap_end; exit 1; }
+check "make (i386)" make -j"$jobs" || { tap_end; exit 1; }
+# ELF class 1 (32-bit), machine 3 (EM_386), little-endian.
+check "pam_memlock.so and memlockctl are ELF32 i386" sh -c '
+	for f in .libs/pam_memlock.so memlockctl; do
+		[ "$(od -An -tx1 -j4 -N1 $f | tr -d " ")" = 01 ] &&
+		[ "$(od -An -tx1 -j18 -N2 $f | tr -d " ")" = "0300" ] || exit 1
+	done'
+make -j"$jobs" check E2E_TESTS= >"$work/check.log" 2>&1
+from_automake "i386: " <"$work/check.log"
+grep -q '^# TOTAL:' "$work/check.log" ||
+	not_ok "i386 make check ran to its summary" "$(tail -n 20 "$work/check.log")"
+tap_end

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The Debian package, end to end, in fresh Debian 12 roots that mmdebstrap
 # makes from this machine's apt sources, inside a private mount namespace
 # on a tmpfs: everything (both roots, proc, dev) is gone when it ends.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # i386 (32-bit x86): the whole `make check` of an i386 build, run natively
 # on this amd64 machine.  Multiarch: the i386 libpam, libconfig, check,
 # PAM modules (the tests' pam_permit/pam_deny) and nss_wrapper come from

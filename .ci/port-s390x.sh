@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # s390x (64-bit, big-endian): a cross build with Debian's s390x cross
 # compiler, and the unit tests of values (test_size), the decision
 # (test_decide) and the loader (test_policy) run under qemu-user, plus

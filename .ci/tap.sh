@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # shellcheck shell=bash
 # Sourced by the .ci/*.sh steps that tests/run-all.sh counts: TAP output,
 # one line per case, the plan ("1..N") printed at the end.

@@ -18,10 +18,10 @@ struct pml_limits {
 };
 
 struct pml_outcome {
-	struct pml_limits before;	/* what the session had */
-	struct pml_limits wanted;	/* what the policy asks for, after mode */
-	struct pml_limits after;	/* what the session has now */
-	bool hard_refused;		/* raising hard needs CAP_SYS_RESOURCE */
+	struct pml_limits before; /* what the session had */
+	struct pml_limits wanted; /* what the policy asks for, after mode */
+	struct pml_limits after;  /* what the session has now */
+	bool hard_refused;	  /* raising hard needs CAP_SYS_RESOURCE */
 };
 
 /* raise: each side max(current, target); set: the target. */

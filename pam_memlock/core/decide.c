@@ -96,8 +96,8 @@ static void decide_side(const struct pml_policy *policy,
 	side->share_exact = whole * s->amount.share +
 			    rest * s->amount.share / PML_SHARE_FULL;
 	side->share_paged = machine->page_size > 0
-			    ? side->share_exact - side->share_exact % machine->page_size
-			    : side->share_exact;
+				    ? side->share_exact - side->share_exact % machine->page_size
+				    : side->share_exact;
 	side->floor = pml_floor_bytes(pml_pick(policy, rule, PML_KEY_FLOOR),
 				      machine->page_size);
 	side->ceiling = pml_ceiling_bytes(pml_pick(policy, rule, PML_KEY_CEILING));

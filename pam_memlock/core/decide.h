@@ -15,7 +15,7 @@
 #include "policy.h"
 
 struct pml_machine {
-	uint64_t ram;		/* physical memory (MemTotal), bytes */
+	uint64_t ram; /* physical memory (MemTotal), bytes */
 	uint64_t page_size;
 	/* share_of = "available": RAM, or less where cgroups limit memory.
 	 * RAM itself until pml_available_memory is asked (pml_evaluate asks
@@ -34,23 +34,23 @@ struct pml_side {
 	/* The setting that decided: the rule's soft or hard, its limit, the
 	 * top level's, or the built-in limit.  Never NULL. */
 	const struct pml_setting *from;
-	uint64_t wanted;	/* what FROM comes to on this machine */
-	uint64_t bytes;		/* the result: WANTED, soft held to hard;
-				 * PML_UNLIMITED for no limit */
+	uint64_t wanted; /* what FROM comes to on this machine */
+	/* The result: WANTED, soft held to hard; PML_UNLIMITED for no limit. */
+	uint64_t bytes;
 	/* For a share of RAM, the arithmetic: */
-	const struct pml_setting *share_of;	/* what it is a share of */
-	uint64_t base;				/* ... in bytes */
-	uint64_t share_exact;			/* base * share, rounded down */
-	uint64_t share_paged;			/* ... to a whole page */
+	const struct pml_setting *share_of; /* what it is a share of */
+	uint64_t base;			    /* ... in bytes */
+	uint64_t share_exact;		    /* base * share, rounded down */
+	uint64_t share_paged;		    /* ... to a whole page */
 	uint64_t floor, ceiling;
 	enum pml_clamp clamp;
 };
 
 struct pml_decision {
-	const struct pml_rule *rule;		/* NULL: the top level decided */
+	const struct pml_rule *rule; /* NULL: the top level decided */
 	struct pml_side soft, hard;
-	const struct pml_setting *mode;		/* never NULL */
-	bool soft_lowered_to_hard;		/* soft wanted more than hard */
+	const struct pml_setting *mode; /* never NULL */
+	bool soft_lowered_to_hard;	/* soft wanted more than hard */
 };
 
 /* Is NAME (which may be NULL) one of NAMES? */

@@ -17,7 +17,7 @@
 struct pml_request {
 	struct pml_source source;
 	const char *user;
-	const char *service;	/* may be NULL */
+	const char *service; /* may be NULL */
 };
 
 struct pml_evaluation {

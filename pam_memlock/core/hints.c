@@ -59,7 +59,7 @@ static char last_char_before(const char *text, const char *line_start)
 
 		while (start > text && start[-1] != '\n')
 			start--;
-		stop = p - 1;	/* the newline that ends this line */
+		stop = p - 1; /* the newline that ends this line */
 		for (q = start; q < stop; q++)
 			if (*q == '#' || (*q == '/' && q + 1 < stop && q[1] == '/'))
 				break;

@@ -263,7 +263,9 @@ int pml_user_uid(const char *user, uid_t *uid)
 	if (rc > 0)
 		*uid = pw.pw_uid;
 	free(buffer.data);
-	return rc > 0 ? 0 : rc == 0 ? -ESRCH : rc;
+	if (rc > 0)
+		return 0;
+	return rc == 0 ? -ESRCH : rc;
 }
 
 void pml_identity_free(struct pml_identity *identity)

@@ -13,9 +13,9 @@
 struct pml_policy;
 
 struct pml_identity {
-	const char *user;	/* PAM_USER */
-	const char *service;	/* PAM_SERVICE; may be NULL */
-	bool looked_up;		/* uid and groups below are known */
+	const char *user;    /* PAM_USER */
+	const char *service; /* PAM_SERVICE; may be NULL */
+	bool looked_up;	     /* uid and groups below are known */
 	uid_t uid;
 	/* Of the group names the policy's rules name, those whose gid is
 	 * among the user's (primary and supplementary) gids.  Only the names

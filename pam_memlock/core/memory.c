@@ -13,19 +13,16 @@
 
 /* A cgroup hierarchy that can hold a memory limit. */
 struct hierarchy {
-	const char *dir;	/* where it is mounted */
-	const char *marker;	/* a file that says it is there */
-	const char *limit;	/* the limit's file in each cgroup */
-	bool v2;		/* /proc/self/cgroup's "0::PATH" line */
+	const char *dir;    /* where it is mounted */
+	const char *marker; /* a file that says it is there */
+	const char *limit;  /* the limit's file in each cgroup */
+	bool v2;	    /* /proc/self/cgroup's "0::PATH" line */
 };
 
 static const struct hierarchy hierarchies[] = {
-	{ .dir = "/sys/fs/cgroup", .marker = "cgroup.controllers",
-	  .limit = "memory.max", .v2 = true },
-	{ .dir = "/sys/fs/cgroup/unified", .marker = "cgroup.controllers",
-	  .limit = "memory.max", .v2 = true },
-	{ .dir = "/sys/fs/cgroup/memory", .marker = "memory.limit_in_bytes",
-	  .limit = "memory.limit_in_bytes", .v2 = false },
+	{ .dir = "/sys/fs/cgroup", .marker = "cgroup.controllers", .limit = "memory.max", .v2 = true },
+	{ .dir = "/sys/fs/cgroup/unified", .marker = "cgroup.controllers", .limit = "memory.max", .v2 = true },
+	{ .dir = "/sys/fs/cgroup/memory", .marker = "memory.limit_in_bytes", .limit = "memory.limit_in_bytes", .v2 = false },
 };
 
 #define N_HIERARCHIES (sizeof(hierarchies) / sizeof(hierarchies[0]))

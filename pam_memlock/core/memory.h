@@ -19,7 +19,7 @@
 /* The smallest memory limit found, and the file that set it. */
 struct pml_available {
 	uint64_t bytes;
-	char from[PML_BASE_FROM_MAX];	/* "" when nothing was below RAM */
+	char from[PML_BASE_FROM_MAX]; /* "" when nothing was below RAM */
 };
 
 /*

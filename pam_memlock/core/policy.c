@@ -33,15 +33,15 @@ static const char *const base_names[] = {
 
 /* What holds when the files say nothing: the one table of defaults. */
 #define BUILTIN(k) .key = (k), .level = PML_LEVEL_BUILTIN, .set = true, \
-	.at = { .file = PML_FILE_BUILTIN, .line = 0 }
+		   .at = { .file = PML_FILE_BUILTIN, .line = 0 }
 
 static const struct pml_setting builtins[PML_KEY_COUNT] = {
 	[PML_KEY_LIMIT] = { BUILTIN(PML_KEY_LIMIT),
-		.amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_DEFAULT_LIMIT } },
+			    .amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_DEFAULT_LIMIT } },
 	[PML_KEY_FLOOR] = { BUILTIN(PML_KEY_FLOOR),
-		.amount = { .kind = PML_AMOUNT_PAGE } },
+			    .amount = { .kind = PML_AMOUNT_PAGE } },
 	[PML_KEY_CEILING] = { BUILTIN(PML_KEY_CEILING),
-		.amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_UNLIMITED } },
+			      .amount = { .kind = PML_AMOUNT_BYTES, .bytes = PML_UNLIMITED } },
 	[PML_KEY_SHARE_OF] = { BUILTIN(PML_KEY_SHARE_OF), .base = PML_BASE_AVAILABLE },
 	[PML_KEY_MODE] = { BUILTIN(PML_KEY_MODE), .mode = PML_MODE_RAISE },
 };
@@ -49,13 +49,15 @@ static const struct pml_setting builtins[PML_KEY_COUNT] = {
 const char *pml_mode_name(enum pml_mode mode)
 {
 	return (size_t)mode < sizeof(mode_names) / sizeof(mode_names[0])
-	       ? mode_names[mode] : NULL;
+		       ? mode_names[mode]
+		       : NULL;
 }
 
 const char *pml_base_name(enum pml_base base)
 {
 	return (size_t)base < sizeof(base_names) / sizeof(base_names[0])
-	       ? base_names[base] : NULL;
+		       ? base_names[base]
+		       : NULL;
 }
 
 const char *pml_key_name(enum pml_key key)
@@ -189,8 +191,8 @@ int pml_policy_validate(const struct pml_policy *policy, uint64_t page_size,
 {
 	const struct pml_settings *top = &policy->top;
 	struct pml_origin top_at = top->v[PML_KEY_FLOOR].set
-				   ? top->v[PML_KEY_FLOOR].at
-				   : top->v[PML_KEY_CEILING].at;
+					   ? top->v[PML_KEY_FLOOR].at
+					   : top->v[PML_KEY_CEILING].at;
 	int rc = validate_bounds(policy, NULL, top_at, page_size, log);
 	size_t i;
 

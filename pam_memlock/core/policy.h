@@ -17,14 +17,14 @@
 #include "size.h"
 
 enum pml_mode {
-	PML_MODE_RAISE,		/* never lower a limit that is already higher */
-	PML_MODE_SET,		/* apply exactly, lowering if need be */
+	PML_MODE_RAISE, /* never lower a limit that is already higher */
+	PML_MODE_SET,	/* apply exactly, lowering if need be */
 };
 
 /* What a share of RAM is a share of. */
 enum pml_base {
-	PML_BASE_AVAILABLE,	/* RAM, or less where cgroups limit memory */
-	PML_BASE_RAM,		/* physical RAM alone */
+	PML_BASE_AVAILABLE, /* RAM, or less where cgroups limit memory */
+	PML_BASE_RAM,	    /* physical RAM alone */
 };
 
 /*
@@ -52,9 +52,9 @@ enum pml_key pml_key_from_name(const char *name);
 
 /* Which level of the policy a setting belongs to. */
 enum pml_level {
-	PML_LEVEL_BUILTIN,	/* nothing in the files said it */
-	PML_LEVEL_TOP,		/* a top-level key */
-	PML_LEVEL_RULE,		/* a key inside a rule */
+	PML_LEVEL_BUILTIN, /* nothing in the files said it */
+	PML_LEVEL_TOP,	   /* a top-level key */
+	PML_LEVEL_RULE,	   /* a key inside a rule */
 };
 
 /* Where a value came from: an index into pml_policy.files, and a line. */
@@ -77,9 +77,9 @@ struct pml_setting {
 	enum pml_level level;
 	bool set;
 	struct pml_origin at;
-	struct pml_amount amount;	/* limit, soft, hard, floor, ceiling */
-	enum pml_base base;		/* share_of */
-	enum pml_mode mode;		/* mode */
+	struct pml_amount amount; /* limit, soft, hard, floor, ceiling */
+	enum pml_base base;	  /* share_of */
+	enum pml_mode mode;	  /* mode */
 };
 
 struct pml_settings {
@@ -107,7 +107,7 @@ struct pml_names {
 };
 
 struct pml_uid_range {
-	uint32_t first, last;		/* inclusive */
+	uint32_t first, last; /* inclusive */
 };
 
 struct pml_rule {
@@ -119,8 +119,8 @@ struct pml_rule {
 };
 
 struct pml_file {
-	char *name;			/* as shown in messages */
-	void *config;			/* the libconfig tree the names point into */
+	char *name;   /* as shown in messages */
+	void *config; /* the libconfig tree the names point into */
 };
 
 struct pml_policy {
@@ -139,12 +139,13 @@ struct pml_policy {
  * the loader share.
  */
 struct pml_source {
-	const char *path;	/* the main file, absolute */
-	bool given;		/* conf= or --conf: a missing file is an error,
-				 * and no drop-ins are read */
-	uid_t owner;		/* who must own every file: 0 (or
-				 * PML_ANY_OWNER of safe_read.h, for a
-				 * candidate not installed yet) */
+	const char *path; /* the main file, absolute */
+	/* conf= or --conf: a missing file is an error, and no drop-ins are
+	 * read. */
+	bool given;
+	/* Who must own every file: 0, or PML_ANY_OWNER of safe_read.h for a
+	 * candidate not installed yet. */
+	uid_t owner;
 };
 
 /*

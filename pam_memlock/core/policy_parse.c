@@ -18,11 +18,29 @@
 
 /* The keys each level takes, for suggestions after a typo. */
 static const char *const top_keys[] = {
-	"limit", "soft", "hard", "floor", "ceiling", "share_of", "mode", "rules", NULL,
+	"limit",
+	"soft",
+	"hard",
+	"floor",
+	"ceiling",
+	"share_of",
+	"mode",
+	"rules",
+	NULL,
 };
 static const char *const rule_keys[] = {
-	"user", "group", "uid", "service", "limit", "soft", "hard", "floor",
-	"ceiling", "share_of", "mode", NULL,
+	"user",
+	"group",
+	"uid",
+	"service",
+	"limit",
+	"soft",
+	"hard",
+	"floor",
+	"ceiling",
+	"share_of",
+	"mode",
+	NULL,
 };
 /* The words each key's value may be, besides numbers. */
 static const char *const size_words[] = { "unlimited", "infinity", NULL };
@@ -68,7 +86,7 @@ struct parser {
 	struct pml_policy *policy;
 	unsigned file;
 	const struct pml_log *log;
-	int rc;			/* 0, -EINVAL or -ENOMEM */
+	int rc; /* 0, -EINVAL or -ENOMEM */
 	unsigned problems;
 };
 
@@ -156,7 +174,8 @@ static const char *want_string(struct parser *p, const config_setting_t *s,
 	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64 ||
 	    type == CONFIG_TYPE_FLOAT)
 		problem(p, s, "%s: write the value in quotes, e.g. %s = \"8 MiB\"; "
-			      "(bare numbers are not accepted)", key, key);
+			      "(bare numbers are not accepted)",
+			key, key);
 	else
 		problem(p, s, "%s: expected a quoted string, not %s", key,
 			type_name(s));
@@ -257,7 +276,8 @@ static void parse_names(struct parser *p, const config_setting_t *s,
 	}
 	for (i = 0; i < n; i++) {
 		const config_setting_t *e = type == CONFIG_TYPE_STRING
-					    ? s : config_setting_get_elem(s, (unsigned)i);
+						    ? s
+						    : config_setting_get_elem(s, (unsigned)i);
 
 		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
 			problem(p, e, "%s: expected quoted %ss, not %s", key, what,
@@ -332,7 +352,8 @@ static const config_setting_t *holder(const config_setting_t *s,
 				      const char *text)
 {
 	int i, n = config_setting_type(s) == CONFIG_TYPE_STRING
-		   ? 0 : config_setting_length(s);
+			   ? 0
+			   : config_setting_length(s);
 
 	for (i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);

@@ -19,8 +19,7 @@ static int check_owner_and_mode(const struct stat *st, uid_t owner,
 	if (owner == PML_ANY_OWNER)
 		return 0;
 	if (st->st_uid != owner)
-		return refuse(why, owner == 0 ? "is not owned by root"
-					      : "is not owned by the expected user",
+		return refuse(why, owner == 0 ? "is not owned by root" : "is not owned by the expected user",
 			      EPERM);
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		return refuse(why, "is writable by group or others", EPERM);
@@ -118,8 +117,7 @@ int pml_read_file_at(int dirfd, const char *name, uid_t owner,
 	if (fstat(fd, &st) < 0) {
 		rc = -errno;
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = refuse(why, S_ISDIR(st.st_mode) ? "is a directory"
-						     : "is not a regular file",
+		rc = refuse(why, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file",
 			    EINVAL);
 	} else if ((rc = check_owner_and_mode(&st, owner, why)) == 0) {
 		if (st.st_size > PML_FILE_MAX)

@@ -21,7 +21,7 @@
 #define PML_ANY_OWNER ((uid_t)-1)
 
 struct pml_text {
-	char *data;	/* NUL-terminated; may hold NULs before len */
+	char *data; /* NUL-terminated; may hold NULs before len */
 	size_t len;
 };
 

@@ -16,10 +16,14 @@ struct unit {
 
 static const struct unit units[] = {
 	{ "B", 0 },
-	{ "K", 10 }, { "KiB", 10 },
-	{ "M", 20 }, { "MiB", 20 },
-	{ "G", 30 }, { "GiB", 30 },
-	{ "T", 40 }, { "TiB", 40 },
+	{ "K", 10 },
+	{ "KiB", 10 },
+	{ "M", 20 },
+	{ "MiB", 20 },
+	{ "G", 30 },
+	{ "GiB", 30 },
+	{ "T", 40 },
+	{ "TiB", 40 },
 };
 
 static bool is_digit(char c)

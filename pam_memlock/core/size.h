@@ -20,15 +20,15 @@
 #define PML_SHARE_FULL 100000u
 
 enum pml_amount_kind {
-	PML_AMOUNT_BYTES,	/* bytes, or PML_UNLIMITED */
-	PML_AMOUNT_SHARE,	/* share of physical RAM */
-	PML_AMOUNT_PAGE,	/* one page (floor only) */
+	PML_AMOUNT_BYTES, /* bytes, or PML_UNLIMITED */
+	PML_AMOUNT_SHARE, /* share of physical RAM */
+	PML_AMOUNT_PAGE,  /* one page (floor only) */
 };
 
 struct pml_amount {
 	enum pml_amount_kind kind;
-	uint64_t bytes;		/* PML_AMOUNT_BYTES */
-	uint32_t share;		/* PML_AMOUNT_SHARE, 1..PML_SHARE_FULL */
+	uint64_t bytes; /* PML_AMOUNT_BYTES */
+	uint32_t share; /* PML_AMOUNT_SHARE, 1..PML_SHARE_FULL */
 };
 
 /*

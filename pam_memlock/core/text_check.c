@@ -81,12 +81,25 @@ static int check_nul(const char *name, const char *text, size_t len,
 }
 
 /* What check_structure stops at outside strings and comments. */
-enum lexeme { OTHER, QUOTE, SLASH, HASH, OPEN, CLOSE };
+enum lexeme {
+	OTHER,
+	QUOTE,
+	SLASH,
+	HASH,
+	OPEN,
+	CLOSE
+};
 
 static const unsigned char lexemes[256] = {
-	['"'] = QUOTE, ['/'] = SLASH, ['#'] = HASH,
-	['{'] = OPEN, ['('] = OPEN, ['['] = OPEN,
-	['}'] = CLOSE, [')'] = CLOSE, [']'] = CLOSE,
+	['"'] = QUOTE,
+	['/'] = SLASH,
+	['#'] = HASH,
+	['{'] = OPEN,
+	['('] = OPEN,
+	['['] = OPEN,
+	['}'] = CLOSE,
+	[')'] = CLOSE,
+	[']'] = CLOSE,
 };
 
 /* Just past the string whose opening quote is before I, or 0. */
@@ -99,7 +112,7 @@ static size_t skip_string(const char *text, size_t len, size_t i)
 			return i + 1;
 		if (c != '\\')
 			i++;
-		else	/* an escape takes the next character, but never a newline */
+		else /* an escape takes the next character, but never a newline */
 			i += i + 1 < len && text[i + 1] != '\n' ? 2 : 1;
 	}
 	return 0;
@@ -138,10 +151,10 @@ static int check_structure(const char *name, const char *text, size_t len,
 			   const struct pml_log *log)
 {
 	unsigned depth = 0;
-	char last = '\0';	/* the last character outside blanks and comments */
-	char open[PML_NESTING_MAX + 1];	/* the brackets open at each depth */
+	char last = '\0';		/* the last character outside blanks and comments */
+	char open[PML_NESTING_MAX + 1]; /* the brackets open at each depth */
 	bool list_comma;
-	size_t i = 0, j, k, misplaced = 0;	/* 1 + where a string is misplaced */
+	size_t i = 0, j, k, misplaced = 0; /* 1 + where a string is misplaced */
 
 	while (i < len) {
 		switch (lexemes[(unsigned char)text[i]]) {
@@ -237,7 +250,10 @@ int pml_text_check(const char *name, const char *text, size_t len,
 	int include = check_includes(name, text, len, log);
 	/* An @include line would also be a misplaced string: report it once. */
 	int structure = nul == 0 && include == 0
-			? check_structure(name, text, len, log) : 0;
+				? check_structure(name, text, len, log)
+				: 0;
 
-	return nul != 0 ? nul : include != 0 ? include : structure;
+	if (nul != 0)
+		return nul;
+	return include != 0 ? include : structure;
 }

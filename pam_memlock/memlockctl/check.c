@@ -28,7 +28,9 @@ static int lookup_result(bool found)
 	if (found)
 		return 1;
 	return errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF ||
-	       errno == EPERM ? 0 : -1;
+			       errno == EPERM
+		       ? 0
+		       : -1;
 }
 
 static int user_known(const char *name, void *ctx)
@@ -78,7 +80,9 @@ static int service_known(const char *name, void *ctx)
 }
 
 static const struct pml_lint_names nss = {
-	.user_known = user_known, .group_known = group_known, .user_uid = user_uid,
+	.user_known = user_known,
+	.group_known = group_known,
+	.user_uid = user_uid,
 	.service_known = service_known,
 };
 
@@ -196,7 +200,7 @@ int cli_check(const struct cli_options *options)
 	}
 	printf("%s: %s", path,
 	       cli_main_file_read(&policy, options) ? "OK"
-	       : "not present, built-in defaults; OK");
+						    : "not present, built-in defaults; OK");
 	if (warnings > 0)
 		printf(", %u %s", warnings, cli_plural(warnings, "warning", "warnings"));
 	printf(" (%zu %s, %zu %s)\n", policy.n_files,

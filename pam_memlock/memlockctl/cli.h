@@ -15,26 +15,26 @@
 
 /* Exit statuses (memlockctl(8), EXIT STATUS). */
 #define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1		/* invalid policy, unknown user, warnings
+#define CLI_EXIT_FAIL 1 /* invalid policy, unknown user, warnings
 				 * under --strict, a write error */
 #define CLI_EXIT_USAGE 2
 
 /* What the command line said; each command reads what it takes. */
 struct cli_options {
-	struct pml_source source;	/* the module's default, or --conf */
-	const char *user;		/* explain */
-	const char *new_file;		/* install NEW */
-	const char *service;		/* explain --service */
-	bool strict;			/* check --strict */
-	bool json;			/* explain/show/doctor/status/apply --json */
-	const char *root;		/* doctor, status --root: prefix of every
-					 * path read */
-	const char **services;		/* doctor --service, each */
+	struct pml_source source; /* the module's default, or --conf */
+	const char *user;	  /* explain */
+	const char *new_file;	  /* install NEW */
+	const char *service;	  /* explain --service */
+	bool strict;		  /* check --strict */
+	bool json;		  /* explain/show/doctor/status/apply --json */
+	/* doctor, status --root: the prefix of every path read. */
+	const char *root;
+	const char **services; /* doctor --service, each */
 	size_t n_services;
-	const char *const *users;	/* status, apply: the USER operands */
+	const char *const *users; /* status, apply: the USER operands */
 	size_t n_users;
-	bool all;			/* status, apply --all */
-	bool dry_run;			/* apply --dry-run */
+	bool all;     /* status, apply --all */
+	bool dry_run; /* apply --dry-run */
 };
 
 struct live_selection;

@@ -28,7 +28,9 @@ void cli_log_init(struct pml_log *log, struct cli_log_state *state)
 {
 	*state = (struct cli_log_state){ .errors = 0 };
 	*log = (struct pml_log){
-		.emit = emit_stderr, .ctx = state, .max_priority = LOG_WARNING,
+		.emit = emit_stderr,
+		.ctx = state,
+		.max_priority = LOG_WARNING,
 	};
 }
 
@@ -57,8 +59,9 @@ int cli_selection(const struct cli_options *options,
 	int rc;
 
 	*selection = (struct live_selection){
-		.which = options->all ? LIVE_ALL
-			 : options->n_users > 0 ? LIVE_USERS : LIVE_SESSIONS,
+		.which = options->all		? LIVE_ALL
+			 : options->n_users > 0 ? LIVE_USERS
+						: LIVE_SESSIONS,
 		.n_uids = options->n_users,
 	};
 	rc = live_user_uids(options->users, options->n_users, selection->uids,
@@ -67,7 +70,7 @@ int cli_selection(const struct cli_options *options,
 		fprintf(stderr, "memlockctl: user ");
 		cli_print_quoted(stderr, unknown);
 		fprintf(stderr, rc == -ESRCH ? " is unknown\n"
-			: ": the user database could not be read\n");
+					     : ": the user database could not be read\n");
 		return CLI_EXIT_FAIL;
 	}
 	for (i = 0; i < selection->n_uids; i++)

@@ -38,12 +38,25 @@
 /* Files that pam.d holds as building blocks for other stacks, not as
  * services of their own (pam-auth-update's, Fedora's authselect's). */
 static const char *const building_blocks[] = {
-	"common-auth", "common-account", "common-password", "common-session",
-	"common-session-noninteractive", "system-auth", "password-auth",
-	"fingerprint-auth", "smartcard-auth", "postlogin", NULL,
+	"common-auth",
+	"common-account",
+	"common-password",
+	"common-session",
+	"common-session-noninteractive",
+	"system-auth",
+	"password-auth",
+	"fingerprint-auth",
+	"smartcard-auth",
+	"postlogin",
+	NULL,
 };
 
-enum verdict { V_OK, V_OVERRIDDEN, V_MISSING, V_ERROR };
+enum verdict {
+	V_OK,
+	V_OVERRIDDEN,
+	V_MISSING,
+	V_ERROR
+};
 
 static const char *const verdict_names[] = {
 	[V_OK] = "ok",
@@ -55,8 +68,8 @@ static const char *const verdict_names[] = {
 /* What every path shares: the machine, the user, the models. */
 struct doctor {
 	const struct cli_options *options;
-	const char *root;		/* "" for this machine */
-	bool debian_limits;		/* Debian's pam_limits: PID 1's limits first */
+	const char *root;   /* "" for this machine */
+	bool debian_limits; /* Debian's pam_limits: PID 1's limits first */
 	char release[128];
 	struct doc_value pid1_soft, pid1_hard;
 	char pid1_note[128];
@@ -66,12 +79,12 @@ struct doctor {
 
 /* One layer: the start, or a module that ran (or could have). */
 struct step {
-	char file[DOC_PATH_MAX];	/* "" when no file is to blame */
+	char file[DOC_PATH_MAX]; /* "" when no file is to blame */
 	unsigned line;
 	char module[64];
 	char effect[MSG_MAX];
-	struct doc_value soft, hard;	/* the session's memlock after this step */
-	bool changes;			/* it sets memlock */
+	struct doc_value soft, hard; /* the session's memlock after this step */
+	bool changes;		     /* it sets memlock */
 };
 
 struct path {
@@ -340,9 +353,9 @@ static void run_limits(const struct doctor *d, struct path *p, const struct doc_
 		s->changes = true;
 		pair_text(*soft, *hard, text, sizeof(text));
 		why = r.soft.rank == DOC_RANK_KERNEL && r.hard.rank == DOC_RANK_KERNEL
-		      ? (d->debian_limits ? "Debian's pam_limits copies PID 1's limits"
-					  : "set_all copies PID 1's limits")
-		      : "memlock lines";
+			      ? (d->debian_limits ? "Debian's pam_limits copies PID 1's limits"
+						  : "set_all copies PID 1's limits")
+			      : "memlock lines";
 		if (r.soft.file != NULL || r.hard.file != NULL)
 			snprintf(s->effect, sizeof(s->effect), "%s (soft from %s:%u, hard from %s:%u): %s",
 				 why, r.soft.file != NULL ? r.soft.file : "PID 1", r.soft.line,
@@ -487,8 +500,8 @@ static void check_path(const struct doctor *d, const char *service, struct path 
 				snprintf(s->effect, sizeof(s->effect), "%s: %s: %s", user_conf.what,
 					 !clamped ? "the user's services get this, not the session's"
 					 : user_conf_overrides
-					 ? "above the manager's hard limit, so the user's services get the closest the manager can set"
-					 : "above the manager's hard limit, so the user's services keep the session's",
+						 ? "above the manager's hard limit, so the user's services get the closest the manager can set"
+						 : "above the manager's hard limit, so the user's services keep the session's",
 					 text);
 			} else {
 				soft = u_soft;
@@ -806,8 +819,8 @@ static void print_text_head(const struct doctor *d)
 	cli_print_escaped(stdout, d->root[0] != '\0' ? d->root : "/");
 	pair_text(d->pid1_soft, d->pid1_hard, text, sizeof(text));
 	printf("\npam_limits: %s\n", d->debian_limits
-	       ? "Debian's (copies PID 1's limits into every session)"
-	       : "upstream (memlock lines only; PID 1's limits with set_all)");
+					     ? "Debian's (copies PID 1's limits into every session)"
+					     : "upstream (memlock lines only; PID 1's limits with set_all)");
 	printf("PID 1:      %s (%s)\n", text, d->pid1_note);
 	printf("kernel:     %s (default memlock %s)\n\n", d->release,
 	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");
@@ -828,7 +841,7 @@ int cli_doctor(const struct cli_options *options)
 			fprintf(stderr, "memlockctl: user ");
 			cli_print_quoted(stderr, options->user);
 			fprintf(stderr, rc == -ESRCH ? " is unknown to NSS\n"
-				: " cannot be looked up\n");
+						     : " cannot be looked up\n");
 			return CLI_EXIT_FAIL;
 		}
 		d.have_user = true;

@@ -141,8 +141,8 @@ static const char *decided_by(const struct pml_evaluation *e, char *buf, size_t 
 		pml_describe_at(&e->policy, d->rule->at, at, sizeof(at));
 		snprintf(buf, len, "rule %s", at);
 	} else if (d->soft.from->level == PML_LEVEL_BUILTIN &&
-		 d->hard.from->level == PML_LEVEL_BUILTIN &&
-		 d->mode->level == PML_LEVEL_BUILTIN)
+		   d->hard.from->level == PML_LEVEL_BUILTIN &&
+		   d->mode->level == PML_LEVEL_BUILTIN)
 		snprintf(buf, len, "built-in default%s",
 			 e->policy.n_rules > 0 ? " (no rule matches)" : "");
 	else
@@ -239,8 +239,8 @@ static void print_text(const struct pml_evaluation *e)
 	       d->mode->level == PML_LEVEL_BUILTIN ? "" : ", ",
 	       d->mode->level == PML_LEVEL_BUILTIN ? "" : level_name(d->mode->level));
 	printf("  %s\n", d->mode->mode == PML_MODE_SET
-	       ? "each limit is set to exactly this, lowering it if need be"
-	       : "each limit becomes the larger of the session's current one and this");
+				 ? "each limit is set to exactly this, lowering it if need be"
+				 : "each limit becomes the larger of the session's current one and this");
 	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
 	print_side(e, "hard", &d->hard, false);
 }
@@ -305,8 +305,9 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		cli_json_uint(j, side->base);
 		cli_json_key(j, "base_from");
 		cli_json_string(j, side->share_of->base == PML_BASE_AVAILABLE &&
-				   e->machine.available.from[0] != '\0'
-				   ? e->machine.available.from : NULL);
+						   e->machine.available.from[0] != '\0'
+					   ? e->machine.available.from
+					   : NULL);
 		cli_json_key(j, "exact");
 		cli_json_uint(j, side->share_exact);
 		cli_json_key(j, "page_rounded");
@@ -320,8 +321,9 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		cli_json_key(j, "ceiling_origin");
 		json_origin(j, e, pml_pick(&e->policy, rule, PML_KEY_CEILING));
 		cli_json_key(j, "clamp");
-		cli_json_string(j, side->clamp == PML_CLAMP_FLOOR ? "floor"
-				   : side->clamp == PML_CLAMP_CEILING ? "ceiling" : "none");
+		cli_json_string(j, side->clamp == PML_CLAMP_FLOOR     ? "floor"
+				   : side->clamp == PML_CLAMP_CEILING ? "ceiling"
+								      : "none");
 		cli_json_close_object(j);
 	}
 	cli_json_close_object(j);

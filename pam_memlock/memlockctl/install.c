@@ -33,8 +33,8 @@
  * user wrote and can fix. */
 struct install_log {
 	struct cli_log_state state;
-	const char *temp;	/* the temporary file's path */
-	const char *shown;	/* NEW, escaped */
+	const char *temp;  /* the temporary file's path */
+	const char *shown; /* NEW, escaped */
 };
 
 static void emit(void *ctx, int priority, const char *message)
@@ -141,7 +141,9 @@ int cli_install(const struct cli_options *options)
 	const char *target = options->source.path;
 	struct install_log state = { .state = { 0 } };
 	struct pml_log log = {
-		.emit = emit, .ctx = &state, .max_priority = LOG_WARNING,
+		.emit = emit,
+		.ctx = &state,
+		.max_priority = LOG_WARNING,
 	};
 	struct pml_source source = { .given = true, .owner = 0 };
 	struct pml_policy policy;

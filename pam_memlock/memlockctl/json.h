@@ -24,7 +24,7 @@
 struct cli_json {
 	FILE *out;
 	unsigned depth;
-	bool first[CLI_JSON_DEPTH_MAX];	/* nothing written yet at that depth */
+	bool first[CLI_JSON_DEPTH_MAX]; /* nothing written yet at that depth */
 	bool after_key;			/* the next value follows "key": */
 };
 

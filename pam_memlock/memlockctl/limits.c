@@ -72,7 +72,13 @@ static bool in_group_named(const struct doc_user *user, const char *group)
 }
 
 /* pam_limits' uid and gid ranges: "A:B", ":B" (exactly B), "A:". */
-enum range { RANGE_NONE, RANGE_ONE, RANGE_MIN, RANGE_MM, RANGE_ERR };
+enum range {
+	RANGE_NONE,
+	RANGE_ONE,
+	RANGE_MIN,
+	RANGE_MM,
+	RANGE_ERR
+};
 
 static enum range parse_range(const char *domain, unsigned long *min, unsigned long *max)
 {
@@ -225,7 +231,7 @@ static bool parse_file(struct eval *e, const struct doc_text *text)
 		}
 		range = parse_range(f[0], &min, &max);
 		if (range == RANGE_ERR)
-			continue;	/* pam_limits skips it with a warning */
+			continue; /* pam_limits skips it with a warning */
 		if (n == 4) {
 			enum doc_limits_rank rank;
 
@@ -245,13 +251,13 @@ static bool parse_file(struct eval *e, const struct doc_text *text)
 				/* Not for root: limits.conf(5). */
 				if (user->uid == 0)
 					continue;
-				if (range == RANGE_NONE ? !in_group_named(user, f[0] + 1)
+				if (range == RANGE_NONE	 ? !in_group_named(user, f[0] + 1)
 				    : range == RANGE_ONE ? !in_gid(user, (gid_t)max)
-				    : !in_range(range, user->gid, min, max))
+							 : !in_range(range, user->gid, min, max))
 					continue;
 				rank = DOC_RANK_GROUP;
 			} else if (f[0][0] == '%') {
-				continue;	/* maxlogins only */
+				continue; /* maxlogins only */
 			} else if (range == RANGE_NONE) {
 				if (strcmp(f[0], "*") != 0 || user->uid == 0)
 					continue;
@@ -273,9 +279,9 @@ static bool parse_file(struct eval *e, const struct doc_text *text)
 			if (strcmp(f[0], user->name) == 0)
 				match = true;
 			else if (f[0][0] == '@')
-				match = range == RANGE_NONE ? in_group_named(user, f[0] + 1)
+				match = range == RANGE_NONE  ? in_group_named(user, f[0] + 1)
 					: range == RANGE_ONE ? in_gid(user, (gid_t)max)
-					: in_range(range, user->gid, min, max);
+							     : in_range(range, user->gid, min, max);
 			else
 				match = range != RANGE_NONE && in_range(range, user->uid, min, max);
 			if (match) {

@@ -32,8 +32,8 @@ struct doc_value {
 struct doc_user {
 	const char *name;
 	uid_t uid;
-	gid_t gid;		/* primary group */
-	gid_t *groups;		/* every gid, the primary included */
+	gid_t gid;     /* primary group */
+	gid_t *groups; /* every gid, the primary included */
 	size_t n_groups;
 };
 
@@ -44,42 +44,42 @@ void doc_user_free(struct doc_user *user);
 
 /* pam_limits' ranks: the lower, the stronger. */
 enum doc_limits_rank {
-	DOC_RANK_USER = 0,	/* the user's name, or a uid range */
-	DOC_RANK_GROUP = 1,	/* @group, or a gid range */
-	DOC_RANK_DEFAULT = 4,	/* "*" */
-	DOC_RANK_KERNEL = 5,	/* PID 1's limits (set_all, Debian) */
-	DOC_RANK_NONE = 6,	/* not set */
+	DOC_RANK_USER = 0,    /* the user's name, or a uid range */
+	DOC_RANK_GROUP = 1,   /* @group, or a gid range */
+	DOC_RANK_DEFAULT = 4, /* "*" */
+	DOC_RANK_KERNEL = 5,  /* PID 1's limits (set_all, Debian) */
+	DOC_RANK_NONE = 6,    /* not set */
 };
 
 struct doc_limits_side {
 	struct doc_value value;
 	enum doc_limits_rank rank;
-	const char *file;	/* the deciding line, NULL for none */
+	const char *file; /* the deciding line, NULL for none */
 	unsigned line;
 };
 
 struct doc_limits_request {
 	const char *root;
-	const char *conf;	/* conf= (then limits.d is not read), or NULL */
-	bool set_all;		/* Debian's model, or the set_all argument */
+	const char *conf; /* conf= (then limits.d is not read), or NULL */
+	bool set_all;	  /* Debian's model, or the set_all argument */
 	const struct doc_user *user;
 	struct doc_value pid1_soft, pid1_hard;
-	struct doc_value soft, hard;	/* the session's limits before pam_limits */
+	struct doc_value soft, hard; /* the session's limits before pam_limits */
 };
 
 struct doc_limits_result {
-	bool sets;		/* pam_limits calls setrlimit(RLIMIT_MEMLOCK) */
-	bool exempt;		/* a matching "<domain> -" line: it sets nothing */
+	bool sets;   /* pam_limits calls setrlimit(RLIMIT_MEMLOCK) */
+	bool exempt; /* a matching "<domain> -" line: it sets nothing */
 	const char *exempt_file;
 	unsigned exempt_line;
-	struct doc_limits_side soft, hard;	/* the session's limits after it */
+	struct doc_limits_side soft, hard; /* the session's limits after it */
 	/* Without a user: the first memlock line that only some users match. */
 	bool depends_on_user;
 	const char *user_file;
 	unsigned user_line;
 	/* The first problem: a file it cannot read (pam_limits then fails the
 	 * session), or a memlock line it skips as invalid. */
-	bool failed;		/* pam_limits returns an error */
+	bool failed; /* pam_limits returns an error */
 	const char *problem_file;
 	unsigned problem_line;
 	char problem[256];

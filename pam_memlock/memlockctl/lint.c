@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 #define TEXT_MAX 128
 
 static void warn_at(const struct pml_policy *policy, struct pml_origin at,
@@ -226,7 +225,7 @@ static void lint_overridden(const struct pml_policy *policy, size_t index,
 /* One level of the policy (the top level, or one rule), resolved. */
 struct level {
 	const struct pml_policy *policy;
-	const struct pml_rule *rule;	/* NULL: the top level */
+	const struct pml_rule *rule; /* NULL: the top level */
 	struct pml_decision decision;
 };
 
@@ -267,8 +266,8 @@ static void lint_soft_above_hard(const struct level *level,
 		at = level->rule->at;
 	} else {
 		at = level->policy->top.v[PML_KEY_SOFT].set
-		     ? level->policy->top.v[PML_KEY_SOFT].at
-		     : level->policy->top.v[PML_KEY_HARD].at;
+			     ? level->policy->top.v[PML_KEY_SOFT].at
+			     : level->policy->top.v[PML_KEY_HARD].at;
 	}
 	pml_format_size(d->soft.wanted, false, soft, sizeof(soft));
 	pml_format_size(d->hard.bytes, false, hard, sizeof(hard));

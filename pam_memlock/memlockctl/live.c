@@ -25,7 +25,7 @@ struct uid_name {
 
 struct session_service {
 	unsigned session;
-	const char *service;	/* NULL: logind names none */
+	const char *service; /* NULL: logind names none */
 };
 
 struct caches {
@@ -33,7 +33,7 @@ struct caches {
 	size_t n_users;
 	struct session_service *sessions;
 	size_t n_sessions;
-	size_t procs_room;	/* scan->procs has room for this many */
+	size_t procs_room; /* scan->procs has room for this many */
 };
 
 /* Grows *V (of *N elements of SIZE bytes) by one; NULL when out of memory. */
@@ -160,7 +160,8 @@ static int answer_for(struct live_scan *scan, const char *user,
 	scan->answers = answers;
 	a = &answers[scan->n_answers - 1];
 	*a = (struct live_answer){
-		.user = (char *)user, .service = (char *)service,
+		.user = (char *)user,
+		.service = (char *)service,
 		.identity = { .user = user, .service = service },
 	};
 	a->rc = pml_decide_loaded(&scan->policy, &a->identity, &machine, log,
@@ -259,7 +260,7 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	int rc = proc_read(root, pid, &proc.info);
 
 	if (rc == -ESRCH)
-		return 0;		/* it ended: nothing to say */
+		return 0; /* it ended: nothing to say */
 	if (rc == -EACCES) {
 		scan->unreadable++;
 		return 0;
@@ -357,7 +358,8 @@ int live_user_uids(const char *const *names, size_t n, uid_t *uids,
 		if (pw == NULL) {
 			*unknown = names[i];
 			return errno == 0 || errno == ENOENT || errno == ESRCH
-			       ? -ESRCH : -errno;
+				       ? -ESRCH
+				       : -errno;
 		}
 		uids[i] = pw->pw_uid;
 	}

@@ -19,9 +19,9 @@
 
 /* Which processes. */
 enum live_which {
-	LIVE_SESSIONS,	/* in a login session: those with a loginuid */
-	LIVE_USERS,	/* whose real uid is one of the users named */
-	LIVE_ALL,	/* every process (kernel threads are never listed) */
+	LIVE_SESSIONS, /* in a login session: those with a loginuid */
+	LIVE_USERS,    /* whose real uid is one of the users named */
+	LIVE_ALL,      /* every process (kernel threads are never listed) */
 };
 
 /* More users than this on one command line is a mistake in a script. */
@@ -29,17 +29,17 @@ enum live_which {
 
 struct live_selection {
 	enum live_which which;
-	uid_t uids[LIVE_USERS_MAX];	/* LIVE_USERS */
+	uid_t uids[LIVE_USERS_MAX]; /* LIVE_USERS */
 	size_t n_uids;
-	bool root_named;		/* uid 0 is among them */
+	bool root_named; /* uid 0 is among them */
 };
 
 /* How a process's limits compare with the policy's answer. */
 enum live_verdict {
-	LIVE_OK,	/* both sides are what the policy gives */
-	LIVE_BELOW,	/* a side is lower than the policy's */
-	LIVE_ABOVE,	/* a side is higher (normal in raise mode), none lower */
-	LIVE_UNKNOWN,	/* no answer: the service is unknown and a rule with
+	LIVE_OK,      /* both sides are what the policy gives */
+	LIVE_BELOW,   /* a side is lower than the policy's */
+	LIVE_ABOVE,   /* a side is higher (normal in raise mode), none lower */
+	LIVE_UNKNOWN, /* no answer: the service is unknown and a rule with
 			 * a service key could apply, or the user could not
 			 * be looked up for a rule that needs it */
 };
@@ -47,10 +47,10 @@ enum live_verdict {
 /* The policy's answer for one (user, service). */
 struct live_answer {
 	char *user;
-	char *service;			/* NULL: not known */
-	int rc;				/* 0, or pml_decide_loaded's error */
+	char *service; /* NULL: not known */
+	int rc;	       /* 0, or pml_decide_loaded's error */
 	struct pml_identity identity;
-	struct pml_decision decision;	/* when rc is 0 */
+	struct pml_decision decision; /* when rc is 0 */
 	/* The service is not known, and some rule with a service key would
 	 * match this user for one of its services. */
 	bool service_rule_could_apply;
@@ -58,22 +58,22 @@ struct live_answer {
 
 struct live_proc {
 	struct proc_info info;
-	const char *user;		/* the real uid's name, or its number */
-	bool user_known;		/* NSS knows the uid */
-	const char *service;		/* the session's PAM service, or NULL */
-	size_t answer;			/* index into live_scan.answers */
+	const char *user;    /* the real uid's name, or its number */
+	bool user_known;     /* NSS knows the uid */
+	const char *service; /* the session's PAM service, or NULL */
+	size_t answer;	     /* index into live_scan.answers */
 	enum live_verdict verdict;
 };
 
 struct live_scan {
 	struct pml_policy policy;
 	struct pml_machine machine;
-	struct live_proc *procs;	/* sorted: by user, then locked+pinned
-					 * descending, then pid */
+	/* Sorted: by user, then locked+pinned descending, then pid. */
+	struct live_proc *procs;
 	size_t n_procs;
 	struct live_answer *answers;
 	size_t n_answers;
-	unsigned unreadable;		/* processes skipped: not readable */
+	unsigned unreadable; /* processes skipped: not readable */
 	/* Interned names, freed with the scan. */
 	char **names;
 	size_t n_names;

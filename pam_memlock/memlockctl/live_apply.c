@@ -40,11 +40,11 @@
 #include "text.h"
 
 enum result {
-	RESULT_UNCHANGED,	/* already what the policy gives */
-	RESULT_CHANGED,		/* (--dry-run: would change) */
+	RESULT_UNCHANGED, /* already what the policy gives */
+	RESULT_CHANGED,	  /* (--dry-run: would change) */
 	RESULT_FAILED,
-	RESULT_SKIPPED,		/* see the reason */
-	RESULT_GONE,		/* ended (or its pid was reused) before the
+	RESULT_SKIPPED, /* see the reason */
+	RESULT_GONE,	/* ended (or its pid was reused) before the
 				 * change: not listed */
 };
 
@@ -58,8 +58,8 @@ static const char *const result_names[] = {
 
 struct change {
 	enum result result;
-	const char *reason;		/* why skipped or failed */
-	int error;			/* -errno of a failure */
+	const char *reason; /* why skipped or failed */
+	int error;	    /* -errno of a failure */
 	struct pml_outcome outcome;
 };
 
@@ -129,7 +129,8 @@ static int apply_as_owner(const struct proc_info *info,
 			report.rc = pml_apply_to(info->pid, decision, dry_run,
 						 &report.outcome);
 		_exit(write(fds[1], &report, sizeof(report)) == (ssize_t)sizeof(report)
-		      ? 0 : 1);
+			      ? 0
+			      : 1);
 	}
 	close(fds[1]);
 	while (got < sizeof(report)) {
@@ -225,8 +226,9 @@ static void change_one(const struct live_scan *scan,
 		return;
 	}
 	c->result = c->outcome.wanted.soft == c->outcome.before.soft &&
-		    c->outcome.wanted.hard == c->outcome.before.hard
-		    ? RESULT_UNCHANGED : RESULT_CHANGED;
+				    c->outcome.wanted.hard == c->outcome.before.hard
+			    ? RESULT_UNCHANGED
+			    : RESULT_CHANGED;
 }
 
 /* "64 KiB/64 KiB" */
@@ -262,7 +264,8 @@ static void print_text_line(const struct live_proc *p, const struct change *c,
 	pair(dry_run ? c->outcome.wanted : c->outcome.after, after, sizeof(after));
 	printf("%s -> %s  %s%s\n", before, after,
 	       c->result == RESULT_UNCHANGED ? "unchanged"
-	       : dry_run ? "would change" : "changed",
+	       : dry_run		     ? "would change"
+					     : "changed",
 	       c->outcome.hard_refused ? " (soft only: raising hard needs CAP_SYS_RESOURCE)" : "");
 }
 
@@ -295,7 +298,8 @@ static void json_line(struct cli_json *j, const struct live_scan *scan,
 	cli_json_string(j, p->service);
 	cli_json_key(j, "mode");
 	cli_json_string(j, planned ? pml_mode_name(scan->answers[p->answer]
-						   .decision.mode->mode) : NULL);
+							   .decision.mode->mode)
+				   : NULL);
 	if (planned) {
 		json_limits(j, "before", c->outcome.before);
 		json_limits(j, "wanted", c->outcome.wanted);
@@ -310,12 +314,13 @@ static void json_line(struct cli_json *j, const struct live_scan *scan,
 	}
 	cli_json_key(j, "result");
 	cli_json_string(j, c->result == RESULT_CHANGED && dry_run ? "would change"
-			   : result_names[c->result]);
+								  : result_names[c->result]);
 	cli_json_key(j, "hard_refused");
 	cli_json_bool(j, c->outcome.hard_refused);
 	cli_json_key(j, "reason");
 	cli_json_string(j, c->result == RESULT_FAILED && c->reason == NULL
-			   ? strerror(-c->error) : c->reason);
+				   ? strerror(-c->error)
+				   : c->reason);
 	cli_json_close_object(j);
 }
 
@@ -417,5 +422,5 @@ int cli_apply(const struct cli_options *options)
 		log_run(&t);
 	live_scan_free(&scan);
 	return cli_finish_output(t.counts[RESULT_FAILED] > 0 ? CLI_EXIT_FAIL
-				 : CLI_EXIT_OK);
+							     : CLI_EXIT_OK);
 }

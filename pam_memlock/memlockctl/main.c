@@ -35,48 +35,116 @@ enum option_id {
 	OPT_VERSION = 'V',
 };
 
-#define OPTION_ALL { "all", no_argument, NULL, OPT_ALL }
-#define OPTION_DRY_RUN { "dry-run", no_argument, NULL, OPT_DRY_RUN }
-#define OPTION_CONF { "conf", required_argument, NULL, OPT_CONF }
-#define OPTION_HELP { "help", no_argument, NULL, OPT_HELP }
-#define OPTION_JSON { "json", no_argument, NULL, OPT_JSON }
-#define OPTION_ROOT { "root", required_argument, NULL, OPT_ROOT }
-#define OPTION_SERVICE { "service", required_argument, NULL, OPT_SERVICE }
-#define OPTION_STRICT { "strict", no_argument, NULL, OPT_STRICT }
-#define OPTION_VERSION { "version", no_argument, NULL, OPT_VERSION }
-#define OPTIONS_END { NULL, 0, NULL, 0 }
+#define OPTION_ALL                                \
+	{                                         \
+		"all", no_argument, NULL, OPT_ALL \
+	}
+#define OPTION_DRY_RUN                                    \
+	{                                                 \
+		"dry-run", no_argument, NULL, OPT_DRY_RUN \
+	}
+#define OPTION_CONF                                       \
+	{                                                 \
+		"conf", required_argument, NULL, OPT_CONF \
+	}
+#define OPTION_HELP                                 \
+	{                                           \
+		"help", no_argument, NULL, OPT_HELP \
+	}
+#define OPTION_JSON                                 \
+	{                                           \
+		"json", no_argument, NULL, OPT_JSON \
+	}
+#define OPTION_ROOT                                       \
+	{                                                 \
+		"root", required_argument, NULL, OPT_ROOT \
+	}
+#define OPTION_SERVICE                                          \
+	{                                                       \
+		"service", required_argument, NULL, OPT_SERVICE \
+	}
+#define OPTION_STRICT                                   \
+	{                                               \
+		"strict", no_argument, NULL, OPT_STRICT \
+	}
+#define OPTION_VERSION                                    \
+	{                                                 \
+		"version", no_argument, NULL, OPT_VERSION \
+	}
+#define OPTIONS_END              \
+	{                        \
+		NULL, 0, NULL, 0 \
+	}
 
 /* Each command's own options (getopt_long's table). */
 static const struct option check_options[] = {
-	OPTION_CONF, OPTION_STRICT, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_STRICT,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 static const struct option explain_options[] = {
-	OPTION_CONF, OPTION_SERVICE, OPTION_JSON, OPTION_HELP, OPTION_VERSION,
+	OPTION_CONF,
+	OPTION_SERVICE,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
 	OPTIONS_END,
 };
 static const struct option show_options[] = {
-	OPTION_CONF, OPTION_JSON, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 static const struct option install_options[] = {
-	OPTION_CONF, OPTION_HELP, OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 static const struct option doctor_options[] = {
-	OPTION_CONF, OPTION_SERVICE, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
-	OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_SERVICE,
+	OPTION_ROOT,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 static const struct option status_options[] = {
-	OPTION_CONF, OPTION_ALL, OPTION_ROOT, OPTION_JSON, OPTION_HELP,
-	OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_ALL,
+	OPTION_ROOT,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 static const struct option apply_options[] = {
-	OPTION_CONF, OPTION_ALL, OPTION_DRY_RUN, OPTION_JSON, OPTION_HELP,
-	OPTION_VERSION, OPTIONS_END,
+	OPTION_CONF,
+	OPTION_ALL,
+	OPTION_DRY_RUN,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 /* Every option of any command, to tell "not for this command" from
  * "no such option". */
 static const struct option all_options[] = {
-	OPTION_ALL, OPTION_CONF, OPTION_DRY_RUN, OPTION_HELP, OPTION_JSON,
-	OPTION_ROOT, OPTION_SERVICE, OPTION_STRICT, OPTION_VERSION, OPTIONS_END,
+	OPTION_ALL,
+	OPTION_CONF,
+	OPTION_DRY_RUN,
+	OPTION_HELP,
+	OPTION_JSON,
+	OPTION_ROOT,
+	OPTION_SERVICE,
+	OPTION_STRICT,
+	OPTION_VERSION,
+	OPTIONS_END,
 };
 
 /* The operand: none, a USER (required, or one that may be left out), any
@@ -94,22 +162,17 @@ struct command {
 	int (*run)(const struct cli_options *options);
 	const struct option *options;
 	enum operand user;
-	bool many_services;	/* --service repeats, each one kept */
+	bool many_services; /* --service repeats, each one kept */
 };
 
 static const struct command commands[] = {
 	{ .name = "check", .run = cli_check, .options = check_options },
-	{ .name = "explain", .run = cli_explain, .options = explain_options,
-	  .user = USER },
+	{ .name = "explain", .run = cli_explain, .options = explain_options, .user = USER },
 	{ .name = "show", .run = cli_show, .options = show_options },
-	{ .name = "install", .run = cli_install, .options = install_options,
-	  .user = NEW_FILE },
-	{ .name = "doctor", .run = cli_doctor, .options = doctor_options,
-	  .user = OPTIONAL_USER, .many_services = true },
-	{ .name = "status", .run = cli_status, .options = status_options,
-	  .user = USERS },
-	{ .name = "apply", .run = cli_apply, .options = apply_options,
-	  .user = USERS },
+	{ .name = "install", .run = cli_install, .options = install_options, .user = NEW_FILE },
+	{ .name = "doctor", .run = cli_doctor, .options = doctor_options, .user = OPTIONAL_USER, .many_services = true },
+	{ .name = "status", .run = cli_status, .options = status_options, .user = USERS },
+	{ .name = "apply", .run = cli_apply, .options = apply_options, .user = USERS },
 };
 
 /* doctor --service, each; more than this many is a typo in a script. */
@@ -270,7 +333,8 @@ int main(int argc, char **argv)
 	command = find_command(argv[1]);
 	if (command == NULL)
 		return usage_error(argv[1][0] == '-' ? "unknown option \"%s\" (give the command first)"
-						      : "unknown command \"%s\"", argv[1]);
+						     : "unknown command \"%s\"",
+				   argv[1]);
 
 	/* Parse what follows the command; getopt names the command argv[0]. */
 	opterr = 0;

@@ -18,13 +18,13 @@
 #define INCLUDE_DEPTH_MAX 16
 
 const char *const doc_module_dirs[] = {
-	"/lib/x86_64-linux-gnu/security",	/* Debian, Ubuntu (libpam's --enable-securedir) */
-	"/usr/lib/x86_64-linux-gnu/security",	/* the same after the /usr merge moves */
-	"/lib64/security",			/* Fedora, SUSE */
+	"/lib/x86_64-linux-gnu/security",     /* Debian, Ubuntu (libpam's --enable-securedir) */
+	"/usr/lib/x86_64-linux-gnu/security", /* the same after the /usr merge moves */
+	"/lib64/security",		      /* Fedora, SUSE */
 	"/usr/lib64/security",
-	"/lib/security",			/* upstream's default */
+	"/lib/security", /* upstream's default */
 	"/usr/lib/security",
-	PML_PAMMODDIR,				/* where this build installs pam_memlock */
+	PML_PAMMODDIR, /* where this build installs pam_memlock */
 	NULL,
 };
 
@@ -37,22 +37,39 @@ static const char *const at_include_dirs[] = { "/etc/pam.d", NULL };
  * the walk; the rest are accepted so that a valid control is not an error. */
 static const struct {
 	const char *name;
-	int ret;		/* enum doc_ret, or -1 */
+	int ret; /* enum doc_ret, or -1 */
 } return_names[] = {
 	{ "success", DOC_RET_SUCCESS },
 	{ "session_err", DOC_RET_SESSION_ERR },
 	{ "perm_denied", DOC_RET_PERM_DENIED },
 	{ "module_unknown", DOC_RET_MODULE_UNKNOWN },
-	{ "open_err", -1 }, { "symbol_err", -1 }, { "service_err", -1 },
-	{ "system_err", -1 }, { "buf_err", -1 }, { "auth_err", -1 },
-	{ "cred_insufficient", -1 }, { "authinfo_unavail", -1 },
-	{ "user_unknown", -1 }, { "maxtries", -1 }, { "new_authtok_reqd", -1 },
-	{ "acct_expired", -1 }, { "cred_unavail", -1 }, { "cred_expired", -1 },
-	{ "cred_err", -1 }, { "no_module_data", -1 }, { "conv_err", -1 },
-	{ "authtok_err", -1 }, { "authtok_recover_err", -1 },
-	{ "authtok_lock_busy", -1 }, { "authtok_disable_aging", -1 },
-	{ "try_again", -1 }, { "ignore", -1 }, { "abort", -1 },
-	{ "authtok_expired", -1 }, { "bad_item", -1 }, { "conv_again", -1 },
+	{ "open_err", -1 },
+	{ "symbol_err", -1 },
+	{ "service_err", -1 },
+	{ "system_err", -1 },
+	{ "buf_err", -1 },
+	{ "auth_err", -1 },
+	{ "cred_insufficient", -1 },
+	{ "authinfo_unavail", -1 },
+	{ "user_unknown", -1 },
+	{ "maxtries", -1 },
+	{ "new_authtok_reqd", -1 },
+	{ "acct_expired", -1 },
+	{ "cred_unavail", -1 },
+	{ "cred_expired", -1 },
+	{ "cred_err", -1 },
+	{ "no_module_data", -1 },
+	{ "conv_err", -1 },
+	{ "authtok_err", -1 },
+	{ "authtok_recover_err", -1 },
+	{ "authtok_lock_busy", -1 },
+	{ "authtok_disable_aging", -1 },
+	{ "try_again", -1 },
+	{ "ignore", -1 },
+	{ "abort", -1 },
+	{ "authtok_expired", -1 },
+	{ "bad_item", -1 },
+	{ "conv_again", -1 },
 	{ "incomplete", -1 },
 };
 
@@ -60,8 +77,12 @@ static const struct {
 	const char *name;
 	int action;
 } action_names[] = {
-	{ "ignore", DOC_ACT_IGNORE }, { "ok", DOC_ACT_OK }, { "done", DOC_ACT_DONE },
-	{ "bad", DOC_ACT_BAD }, { "die", DOC_ACT_DIE }, { "reset", DOC_ACT_RESET },
+	{ "ignore", DOC_ACT_IGNORE },
+	{ "ok", DOC_ACT_OK },
+	{ "done", DOC_ACT_DONE },
+	{ "bad", DOC_ACT_BAD },
+	{ "die", DOC_ACT_DIE },
+	{ "reset", DOC_ACT_RESET },
 };
 
 /* The simple controls, as libpam spells them out. */
@@ -80,9 +101,9 @@ static const struct {
 struct parser {
 	const char *root;
 	struct doc_stack *stack;
-	const char *chain[INCLUDE_DEPTH_MAX + 1];	/* files being read */
+	const char *chain[INCLUDE_DEPTH_MAX + 1]; /* files being read */
 	unsigned depth;
-	int rc;						/* -ENOMEM sticks */
+	int rc; /* -ENOMEM sticks */
 };
 
 /* --- Memory: every string belongs to the stack. */
@@ -656,7 +677,11 @@ bool doc_service_has_session(const char *root, const char *service)
 
 /* --- The walk, as libpam's dispatcher does it. */
 
-enum impression { IMP_UNDEF, IMP_POSITIVE, IMP_NEGATIVE };
+enum impression {
+	IMP_UNDEF,
+	IMP_POSITIVE,
+	IMP_NEGATIVE
+};
 
 static int return_of(const struct doc_handler *h)
 {
@@ -741,7 +766,7 @@ void doc_stack_walk(struct doc_stack *s)
 			break;
 		}
 		continue;
-decided:
+	decided:
 		while (i + 1 < s->n && s->h[i + 1].level >= level)
 			i++;
 	}

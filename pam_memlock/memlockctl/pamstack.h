@@ -30,7 +30,7 @@ enum doc_ret {
 	DOC_RET_SUCCESS,
 	DOC_RET_SESSION_ERR,	/* pam_deny */
 	DOC_RET_PERM_DENIED,	/* a handler libpam marks "must fail" */
-	DOC_RET_MODULE_UNKNOWN,	/* the module file is not there */
+	DOC_RET_MODULE_UNKNOWN, /* the module file is not there */
 	DOC_RET_COUNT
 };
 
@@ -47,39 +47,39 @@ enum {
 
 enum doc_handler_kind {
 	DOC_H_MODULE,
-	DOC_H_SUBSTACK,		/* marks where a substack starts */
-	DOC_H_MUST_FAIL,	/* a line libpam could not use */
+	DOC_H_SUBSTACK,	 /* marks where a substack starts */
+	DOC_H_MUST_FAIL, /* a line libpam could not use */
 };
 
 struct doc_handler {
 	enum doc_handler_kind kind;
-	const char *file;	/* as libpam names it, without the root */
+	const char *file; /* as libpam names it, without the root */
 	unsigned line;
-	unsigned level;		/* substack depth, 0 at the top */
-	bool silent;		/* "-session": a missing module is not logged */
-	bool found;		/* the module file exists */
-	const char *module;	/* as written: "pam_limits.so" or a path */
-	const char *name;	/* its base name without ".so": "pam_limits" */
-	const char *args;	/* the arguments as written, "" for none */
+	unsigned level;	    /* substack depth, 0 at the top */
+	bool silent;	    /* "-session": a missing module is not logged */
+	bool found;	    /* the module file exists */
+	const char *module; /* as written: "pam_limits.so" or a path */
+	const char *name;   /* its base name without ".so": "pam_limits" */
+	const char *args;   /* the arguments as written, "" for none */
 	int actions[DOC_RET_COUNT];
-	bool ran;		/* set by doc_stack_walk */
+	bool ran; /* set by doc_stack_walk */
 };
 
 struct doc_problem {
-	const char *file;	/* NULL when no file is to blame */
-	unsigned line;		/* 0: the whole file */
-	const char *message;	/* printable: unsafe bytes already escaped */
+	const char *file;    /* NULL when no file is to blame */
+	unsigned line;	     /* 0: the whole file */
+	const char *message; /* printable: unsafe bytes already escaped */
 };
 
 struct doc_stack {
 	const char *service;
-	const char *file;	/* where the session stack came from */
-	bool from_other;	/* no session line of its own: "other" */
+	const char *file; /* where the session stack came from */
+	bool from_other;  /* no session line of its own: "other" */
 	struct doc_handler *h;
 	size_t n, cap;
 	struct doc_problem *problems;
 	size_t n_problems, cap_problems;
-	bool session_fails;	/* the walk ends in failure */
+	bool session_fails; /* the walk ends in failure */
 	/* Every string above lives in these blocks. */
 	char **strings;
 	size_t n_strings, cap_strings;

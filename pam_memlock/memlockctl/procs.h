@@ -26,17 +26,17 @@
 
 struct proc_info {
 	pid_t pid;
-	uid_t uid;			/* real uid */
-	gid_t gid;			/* real gid */
-	char comm[PROC_COMM_MAX];	/* the command name, as the kernel keeps it */
-	uint64_t start;			/* start time, clock ticks after boot */
+	uid_t uid;		  /* real uid */
+	gid_t gid;		  /* real gid */
+	char comm[PROC_COMM_MAX]; /* the command name, as the kernel keeps it */
+	uint64_t start;		  /* start time, clock ticks after boot */
 	bool kernel_thread;
-	bool has_login;			/* a loginuid: in a login session */
+	bool has_login; /* a loginuid: in a login session */
 	uid_t loginuid;
 	bool has_session;
-	unsigned session;		/* the audit session id logind names */
-	struct pml_limits limits;	/* RLIMIT_MEMLOCK: soft and hard */
-	uint64_t locked, pinned;	/* VmLck, VmPin, in bytes */
+	unsigned session;	  /* the audit session id logind names */
+	struct pml_limits limits; /* RLIMIT_MEMLOCK: soft and hard */
+	uint64_t locked, pinned;  /* VmLck, VmPin, in bytes */
 };
 
 /*

@@ -18,7 +18,7 @@
 #define DOC_FILE_MAX (4u << 20)
 
 struct doc_text {
-	char *data;	/* NUL-terminated; NUL bytes inside are kept */
+	char *data; /* NUL-terminated; NUL bytes inside are kept */
 	size_t len;
 };
 

@@ -52,8 +52,7 @@ static void text_top(const struct pml_policy *policy)
 			continue;
 		}
 		cli_format_value(s, value, sizeof(value));
-		print_origin_comment(policy, printf("%-8s = \"%s\";",
-						    pml_key_name(key), value), s);
+		print_origin_comment(policy, printf("%-8s = \"%s\";", pml_key_name(key), value), s);
 	}
 }
 

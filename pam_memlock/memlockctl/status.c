@@ -65,7 +65,8 @@ static void total_of(const struct live_scan *scan, size_t first,
 
 	*t = (struct user_total){ .first = first, .smallest_soft = PML_UNLIMITED };
 	for (i = first; i < scan->n_procs &&
-	     scan->procs[i].user == scan->procs[first].user; i++) {
+			scan->procs[i].user == scan->procs[first].user;
+	     i++) {
 		const struct proc_info *p = &scan->procs[i].info;
 
 		t->locked += p->locked;

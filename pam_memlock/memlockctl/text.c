@@ -28,13 +28,13 @@ size_t cli_utf8_sequence(const unsigned char *s)
 	else
 		return 0;
 	if (s[0] == 0xe0)
-		low = 0xa0;		/* overlong */
+		low = 0xa0; /* overlong */
 	else if (s[0] == 0xed)
-		high = 0x9f;		/* surrogates */
+		high = 0x9f; /* surrogates */
 	else if (s[0] == 0xf0)
-		low = 0x90;		/* overlong */
+		low = 0x90; /* overlong */
 	else if (s[0] == 0xf4)
-		high = 0x8f;		/* above U+10FFFF */
+		high = 0x8f; /* above U+10FFFF */
 	if (!between(s[1], low, high))
 		return 0;
 	for (i = 2; i < len; i++)

@@ -35,13 +35,21 @@ static const struct {
 
 /* Unit directories, strongest first. */
 static const char *const unit_dirs[] = {
-	"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
-	"/usr/lib/systemd/system", "/lib/systemd/system", NULL,
+	"/etc/systemd/system",
+	"/run/systemd/system",
+	"/usr/local/lib/systemd/system",
+	"/usr/lib/systemd/system",
+	"/lib/systemd/system",
+	NULL,
 };
 /* Where system.conf.d and user.conf.d drop-ins live, strongest first. */
 static const char *const manager_dirs[] = {
-	"/etc/systemd", "/run/systemd", "/usr/local/lib/systemd", "/usr/lib/systemd",
-	"/lib/systemd", NULL,
+	"/etc/systemd",
+	"/run/systemd",
+	"/usr/local/lib/systemd",
+	"/usr/lib/systemd",
+	"/lib/systemd",
+	NULL,
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -78,8 +86,13 @@ static bool parse_size(const char *s, uint64_t *out)
 		char suffix;
 		unsigned shift;
 	} units[] = {
-		{ 'B', 0 }, { 'K', 10 }, { 'M', 20 }, { 'G', 30 }, { 'T', 40 },
-		{ 'P', 50 }, { 'E', 60 },
+		{ 'B', 0 },
+		{ 'K', 10 },
+		{ 'M', 20 },
+		{ 'G', 30 },
+		{ 'T', 40 },
+		{ 'P', 50 },
+		{ 'E', 60 },
 	};
 	unsigned long long whole, frac = 0, scale = 1;
 	unsigned shift = 0;
@@ -188,7 +201,8 @@ static void read_setting(const char *root, const char *path, const char *section
 			bool empty;
 
 			if (doc_parse_systemd_limit(line + 2 + klen, &documented->soft,
-						    &documented->hard, &empty) && !empty) {
+						    &documented->hard, &empty) &&
+			    !empty) {
 				documented->set = true;
 				snprintf(documented->file, sizeof(documented->file), "%s", path);
 				documented->line = lineno;

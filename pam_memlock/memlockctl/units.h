@@ -19,17 +19,17 @@
 
 /* One resolved value and where it comes from. */
 struct doc_setting {
-	bool set;			/* found at all */
+	bool set; /* found at all */
 	struct doc_value soft, hard;
-	char file[DOC_PATH_MAX];	/* "" for a built-in value */
+	char file[DOC_PATH_MAX]; /* "" for a built-in value */
 	unsigned line;
-	char what[512];			/* "ssh.service: LimitMEMLOCK=8M" */
+	char what[512]; /* "ssh.service: LimitMEMLOCK=8M" */
 };
 
 struct doc_start {
-	const char *unit;		/* the unit found, or NULL */
-	bool has_unit;			/* the service maps to a unit at all */
-	struct doc_setting value;	/* value.soft/hard unknown without a unit */
+	const char *unit;	  /* the unit found, or NULL */
+	bool has_unit;		  /* the service maps to a unit at all */
+	struct doc_setting value; /* value.soft/hard unknown without a unit */
 };
 
 /* The systemd units a PAM service's sessions start in, NULL-terminated;

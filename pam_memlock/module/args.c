@@ -9,7 +9,7 @@
 #include <string.h>
 
 struct arg_spec {
-	const char *name;	/* "conf=" takes the rest as its value */
+	const char *name; /* "conf=" takes the rest as its value */
 	void (*take)(struct pml_args *args, const char *value);
 };
 

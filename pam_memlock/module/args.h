@@ -9,9 +9,9 @@
 #include "policy.h"
 
 struct pml_args {
-	struct pml_source source;	/* conf=PATH, or the default file */
-	bool debug;			/* log the decision at LOG_DEBUG */
-	bool dry_run;			/* decide and log, change nothing */
+	struct pml_source source; /* conf=PATH, or the default file */
+	bool debug;		  /* log the decision at LOG_DEBUG */
+	bool dry_run;		  /* decide and log, change nothing */
 };
 
 /* Unknown arguments are logged at LOG_ERR and otherwise ignored. */

@@ -41,8 +41,8 @@ static void report_side(const struct pml_evaluation *e, const char *name,
 	pml_log(log, LOG_DEBUG, "%s %s (%s: %s of %llu bytes RAM is %s%s)", name,
 		value, origin, share,
 		(unsigned long long)e->machine.ram, exact,
-		side->clamp == PML_CLAMP_FLOOR ? ", raised to the floor" :
-		side->clamp == PML_CLAMP_CEILING ? ", held at the ceiling" : "");
+		side->clamp == PML_CLAMP_FLOOR ? ", raised to the floor" : side->clamp == PML_CLAMP_CEILING ? ", held at the ceiling"
+													    : "");
 }
 
 static void report_decision(const struct pml_evaluation *e, const char *user,

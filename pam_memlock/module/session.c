@@ -63,7 +63,7 @@ static bool first_time(pam_handle_t *pamh, const char *message)
 		return false;
 	used = logged != NULL ? strlen(logged) : 0;
 	if (used + len + 2 > LOGGED_MAX)
-		return true;	/* log it; forgetting costs only a repeat */
+		return true; /* log it; forgetting costs only a repeat */
 	grown = malloc(used + len + 2);
 	if (grown == NULL)
 		return true;
@@ -107,7 +107,9 @@ static int decide_error(int rc)
 int pml_session_open(pam_handle_t *pamh, int argc, const char **argv)
 {
 	struct pml_log log = {
-		.emit = emit_syslog, .ctx = pamh, .max_priority = LOG_INFO,
+		.emit = emit_syslog,
+		.ctx = pamh,
+		.max_priority = LOG_INFO,
 	};
 	struct pml_evaluation evaluation;
 	struct pml_outcome outcome;

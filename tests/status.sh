@@ -33,6 +33,9 @@ fi
 ctl=$PML_BUILDDIR/memlockctl
 hold=$PML_BUILDDIR/tests/memlock_hold
 shim=$PML_BUILDDIR/tests/.libs/libsyslog_file.so
+# In a sanitizer build ASan must come first among the libraries; a preload
+# goes before it.  Harmless here: the shim replaces no allocator.
+asan_preload=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 work=$(mktemp -d /tmp/pml-status-XXXXXX) || exit 99
 nobody_gid=$(id -g nobody)
 MiB=1048576
@@ -223,7 +226,7 @@ wait_limits "$s8" "8388608 8388608"
 	[ "$(limits_of "$s8")" = "8388608 8388608" ]
 verdict "apply --dry-run prints old -> new and changes nothing" "$work/a.txt"
 
-env LD_PRELOAD="$shim" PML_SYSLOG_FILE="$work/syslog" \
+env LD_PRELOAD="$shim" PML_SYSLOG_FILE="$work/syslog" ASAN_OPTIONS="$asan_preload" \
 	"$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1
 [ $? = 0 ] && [ "$(limits_of "$s8")" = "4194304 4194304" ] &&
 	grep -q "^ *$s8 nobody  *sleep  *8 MiB/8 MiB -> 4 MiB/4 MiB  changed$" "$work/a.txt"
@@ -232,7 +235,7 @@ verdict "apply in set mode lowers a running process from 8 MiB to 4 MiB" "$work/
 	grep -q '^<85> apply by uid 0: 1 process changed, 0 unchanged, 0 failed, 0 skipped$' "$work/syslog"
 verdict "apply logs one line per run, with the count of processes changed" "$work/syslog"
 : >"$work/syslog"
-env LD_PRELOAD="$shim" PML_SYSLOG_FILE="$work/syslog" \
+env LD_PRELOAD="$shim" PML_SYSLOG_FILE="$work/syslog" ASAN_OPTIONS="$asan_preload" \
 	"$ctl" apply nobody --dry-run --conf "$set4" >/dev/null 2>&1
 [ ! -s "$work/syslog" ]; verdict "apply --dry-run logs nothing" "$work/syslog"
 kill "$s8"

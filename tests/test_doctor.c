@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fake_tree.h"
 #include "harness.h"
 #include "limits.h"
 #include "pamstack.h"
@@ -20,23 +21,10 @@
 
 static char root[64];
 
-/* Writes TEXT to ROOT/PATH, making the directories. */
+/* Writes TEXT to PATH under the fake root. */
 static void put(const char *path, const char *text)
 {
-	char full[512], *slash;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	for (slash = strchr(full + strlen(root) + 1, '/'); slash != NULL;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(full, 0755);
-		*slash = '/';
-	}
-	f = fopen(full, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	pml_tree_put(root, path, text);
 }
 
 static void setup(void)

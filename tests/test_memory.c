@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fake_tree.h"
 #include "harness.h"
 #include "log_buffer.h"
 #include "memory.h"
@@ -27,23 +28,10 @@ static const struct pml_log log_to_buffer = {
 	.emit = pml_log_buffer_emit, .ctx = &logged, .max_priority = LOG_DEBUG,
 };
 
-/* Writes TEXT to ROOT/PATH, making the directories on the way. */
+/* Writes TEXT to PATH under the fake root. */
 static void put(const char *path, const char *text)
 {
-	char full[512], *slash;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s/%s", root, path);
-	for (slash = strchr(full + strlen(root) + 1, '/'); slash != NULL;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		ck_assert(mkdir(full, 0755) == 0 || errno == EEXIST);
-		*slash = '/';
-	}
-	f = fopen(full, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
+	pml_tree_put(root, path, text);
 }
 
 static void setup(void)

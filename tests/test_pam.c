@@ -322,21 +322,28 @@ static unsigned lines_with(const char *needle)
 	return n;
 }
 
-/* The same module twice in one stack (common-session, and again after
- * pam_limits): the later run decides, and what both runs would warn about
- * is logged once. */
-START_TEST(module_twice_warns_once)
+/* The test service's stack becomes the module twice, on the same policy. */
+static void stack_twice(void)
 {
 	char stack[512];
-	struct result r;
 
-	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), "",
-					  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n"), 0);
 	snprintf(stack, sizeof(stack),
 		 "session optional %s conf=%s/memlock.conf\n"
 		 "session optional %s conf=%s/memlock.conf\n",
 		 pml_test_env("PML_MODULE"), env.dir, pml_test_env("PML_MODULE"), env.dir);
 	ck_assert_int_eq(pml_pam_env_write(&env, "pam.d/" PML_TEST_SERVICE, stack), 0);
+}
+
+/* The same module twice in one stack (common-session, and again after
+ * pam_limits): the later run decides, and what both runs would warn about
+ * is logged once. */
+START_TEST(module_twice_warns_once)
+{
+	struct result r;
+
+	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), "",
+					  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n"), 0);
+	stack_twice();
 	ck_assert_int_eq(pml_memlock_set(64 * KiB, start_hard), 0);
 	pml_capture_reset();
 	r.rc = pml_pam_open_close(&env, PML_TEST_SERVICE, "root");
@@ -351,15 +358,9 @@ END_TEST
 /* An invalid policy read twice in one stack: its error is logged once. */
 START_TEST(module_twice_reports_an_error_once)
 {
-	char stack[512];
-
 	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"), "",
 					  "limit = \"8 MiB\" junk;\n"), 0);
-	snprintf(stack, sizeof(stack),
-		 "session optional %s conf=%s/memlock.conf\n"
-		 "session optional %s conf=%s/memlock.conf\n",
-		 pml_test_env("PML_MODULE"), env.dir, pml_test_env("PML_MODULE"), env.dir);
-	ck_assert_int_eq(pml_pam_env_write(&env, "pam.d/" PML_TEST_SERVICE, stack), 0);
+	stack_twice();
 	pml_capture_reset();
 	/* Two optional modules that both failed: libpam fails the stack. */
 	ck_assert_int_ne(pml_pam_open_close(&env, PML_TEST_SERVICE, "root"), PAM_SUCCESS);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Turning a decision into RLIMIT_MEMLOCK: planning is pure, and every
- * syscall pam_memlock makes on the session is in this file.  The module
- * acts on its own process (getrlimit/setrlimit); memlockctl apply acts on
- * running processes with prlimit(2), through the same plan and fallback.
+ * syscall pam_memlock makes on the session is in this file.  prlimit(2)
+ * serves both: the module on its own process (pid 0), memlockctl apply on
+ * running processes, through the same plan and fallback.
  */
 #include "apply.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscalls
- * (getrlimit, setrlimit, sysconf) live in apply.c and nowhere else.
+ * (prlimit, sysconf) live in apply.c and nowhere else.
  */
 #ifndef PML_APPLY_H
 #define PML_APPLY_H
@@ -35,7 +35,7 @@ struct pml_limits pml_plan_within_hard(struct pml_limits current,
 /*
  * Reads the current limits, plans, and (unless DRY_RUN) sets them.
  * Returns 0 (also when the hard raise was refused: see out->hard_refused)
- * or -errno from getrlimit/setrlimit.
+ * or -errno from prlimit(2).
  */
 int pml_apply(const struct pml_decision *decision, bool dry_run,
 	      struct pml_outcome *out);

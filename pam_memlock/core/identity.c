@@ -220,7 +220,7 @@ static int ask_rule_groups(struct lookup *l, struct pml_identity *identity,
 int pml_identity_lookup(struct pml_identity *identity,
 			const struct pml_policy *policy)
 {
-	struct lookup l = { { NULL, 0 }, NULL, 0, NULL, 0 };
+	struct lookup l = { .gids = NULL };
 	struct passwd pw;
 	size_t i, names = 0;
 	int rc;
@@ -256,7 +256,7 @@ int pml_identity_lookup(struct pml_identity *identity,
 
 int pml_user_uid(const char *user, uid_t *uid)
 {
-	struct nss_buffer buffer = { NULL, 0 };
+	struct nss_buffer buffer = { .data = NULL };
 	struct passwd pw;
 	int rc = nss_by_name_lookup(&buffer, passwd_by_name, user, &pw);
 

@@ -368,7 +368,7 @@ static const config_setting_t *holder(const config_setting_t *s,
 static void parse_uids(struct parser *p, const config_setting_t *s,
 		       struct pml_rule *rule)
 {
-	struct pml_names texts = { NULL, 0 };
+	struct pml_names texts = { .n = 0 };
 	char buf[96];
 	size_t i;
 

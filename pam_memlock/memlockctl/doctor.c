@@ -225,7 +225,11 @@ static void run_memlock(const struct doctor *d, struct path *p, const struct doc
 	struct pml_evaluation e;
 	struct pml_request rq;
 	struct capture cap = { "" };
-	struct pml_log log = { capture_emit, &cap, LOG_WARNING };
+	struct pml_log log = {
+		.emit = capture_emit,
+		.ctx = &cap,
+		.max_priority = LOG_WARNING,
+	};
 	struct step *s = add_step(p, h->file, h->line, "pam_memlock");
 	char *conf_arg, *conf, text[128], target[128];
 	bool conf_given, dry_run, present;

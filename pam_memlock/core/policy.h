@@ -148,6 +148,13 @@ struct pml_source {
 	uid_t owner;
 };
 
+/* The drop-in directory beside the main file. */
+#define PML_DROPIN_DIR "memlock.d"
+
+/* Is NAME one the loader reads in PML_DROPIN_DIR: ending in ".conf", not
+ * starting with "."? */
+bool pml_is_dropin_name(const char *name);
+
 /*
  * Loads SOURCE's main file and, unless source->given, the drop-ins of
  * memlock.d/ beside it.  PAGE_SIZE checks a floor of "page" against the

@@ -15,7 +15,6 @@
 
 #include "safe_read.h"
 
-#define DROPIN_DIR "memlock.d"
 #define DROPIN_SUFFIX ".conf"
 
 static void log_read_error(const struct pml_log *log, const char *name,
@@ -60,7 +59,7 @@ static int load_file(struct pml_policy *policy, int dirfd, const char *name,
 	return rc;
 }
 
-static bool is_dropin_name(const char *name)
+bool pml_is_dropin_name(const char *name)
 {
 	size_t len = strlen(name), suffix = sizeof(DROPIN_SUFFIX) - 1;
 
@@ -95,7 +94,7 @@ static int list_dropins(int dirfd, char ***names, size_t *count)
 	while (rc == 0 && (errno = 0, entry = readdir(dir)) != NULL) {
 		char **grown;
 
-		if (!is_dropin_name(entry->d_name))
+		if (!pml_is_dropin_name(entry->d_name))
 			continue;
 		grown = realloc(list, (n + 1) * sizeof(*list));
 		if (grown == NULL || (grown[n] = strdup(entry->d_name)) == NULL) {
@@ -140,7 +139,7 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 	if (slash == NULL)
 		return 0;
 	if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - main_path),
-		     main_path, DROPIN_DIR) >= (int)sizeof(dir))
+		     main_path, PML_DROPIN_DIR) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	/* No O_DIRECTORY: with it, a symlink fails as ENOTDIR, not ELOOP, and
 	 * could not be told from a file.  fstat below refuses anything but a

@@ -86,17 +86,10 @@ static const struct pml_lint_names nss = {
 	.service_known = service_known,
 };
 
-static bool is_dropin_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
-}
-
 static int ignored(const struct dirent *entry)
 {
 	return strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 &&
-	       !is_dropin_name(entry->d_name);
+	       !pml_is_dropin_name(entry->d_name);
 }
 
 /* Byte order, as the module reads drop-ins: not the locale's. */
@@ -115,7 +108,7 @@ static void warn_ignored_dropins(const char *main_path, const struct pml_log *lo
 	int i, n;
 
 	if (slash == NULL ||
-	    snprintf(dir, sizeof(dir), "%.*s/memlock.d", (int)(slash - main_path),
+	    snprintf(dir, sizeof(dir), "%.*s/" PML_DROPIN_DIR, (int)(slash - main_path),
 		     main_path) >= (int)sizeof(dir))
 		return;
 	n = scandir(dir, &names, ignored, by_bytes);

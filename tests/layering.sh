@@ -2,12 +2,27 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The folders are the architecture: pam_memlock/core is the PAM-free core,
 # pam_memlock/module the only code that may include PAM headers, and
-# pam_memlock/memlockctl the command.  The build already gives core only
-# its own folder on the include path; this also catches a system PAM
-# header, or a path that reaches into a sibling folder.  TAP.
+# pam_memlock/memlockctl the command, whose rooms each model one thing
+# (policy/ the policy commands, doctor/ the layers of a system, live/
+# running processes, output/ text and JSON).  A room stands on the core,
+# on output/ and on cli.h, never on a sibling room: what two rooms share
+# belongs in the core or in output/.  The build gives core only its own
+# folder on the include path; this also catches a system PAM header, or a
+# path that reaches into a sibling folder.  TAP.
 set -u
 src=${PML_SRCDIR:?run with make check}/pam_memlock
+ctl=$src/memlockctl
 n=0 status=0
+
+# The rooms of memlockctl, and the sibling rooms each may include besides
+# output/.  A room that is not listed here fails the last case.
+rooms="policy doctor live output"
+siblings_of() {
+	case $1 in
+	output) echo "" ;;
+	*) echo "output" ;;
+	esac
+}
 
 # verdict NAME OFFENDING-LINES
 verdict() {
@@ -22,15 +37,37 @@ verdict() {
 }
 
 includes() { # includes DIR: every #include line of its sources, FILE:LINE: text
-	grep -Hn '^[[:space:]]*#[[:space:]]*include' "$1"/*.[ch]
+	grep -Hn '^[[:space:]]*#[[:space:]]*include' "$1"/*.[ch] 2>/dev/null
+}
+quoted() { # the name in a quoted include line, or nothing
+	printf '%s\n' "$1" | sed -n 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p'
 }
 
 # Quoted includes must name a header of the same folder.
 own_headers() { # own_headers DIR
 	includes "$1" | while IFS= read -r line; do
-		name=$(printf '%s\n' "$line" | sed -n 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p')
+		name=$(quoted "$line")
 		[ -n "$name" ] || continue
 		[ -f "$1/$name" ] || printf '%s\n' "$line"
+	done
+}
+
+# A room's quoted includes: its own headers, the core's, cli.h (not in
+# output/), and the headers of the rooms it may stand on.
+room_headers() { # room_headers ROOM
+	allowed=$(siblings_of "$1")
+	includes "$ctl/$1" | while IFS= read -r line; do
+		name=$(quoted "$line")
+		[ -n "$name" ] || continue
+		case $name in
+		*/*)
+			for r in $allowed; do
+				case $name in "$r"/*) [ -f "$ctl/$name" ] && continue 2 ;; esac
+			done ;;
+		cli.h) [ "$1" != output ] && continue ;;
+		*) { [ -f "$ctl/$1/$name" ] || [ -f "$src/core/$name" ]; } && continue ;;
+		esac
+		printf '%s\n' "$line"
 	done
 }
 
@@ -39,10 +76,24 @@ verdict "core includes no PAM header" \
 verdict "core includes only its own headers (no module or memlockctl header)" \
 	"$(own_headers "$src/core")"
 verdict "memlockctl includes no PAM header" \
-	"$(includes "$src/memlockctl" | grep -E '<security/' || true)"
+	"$(grep -rn --include='*.[ch]' '<security/' "$ctl" || true)"
 verdict "memlockctl includes no module header" \
-	"$(includes "$src/memlockctl" | grep -E '"(session|args|report)\.h"' || true)"
+	"$(grep -rn --include='*.[ch]' -E '"(session|args|report)\.h"' "$ctl" || true)"
 verdict "the module includes no memlockctl header" \
-	"$(includes "$src/module" | grep -E '"(cli|json|text|lint)\.h"' || true)"
+	"$(includes "$src/module" | grep -E '"(cli|json|text|lint|[a-z]+/[a-z_]+)\.h"' || true)"
+for room in $rooms; do
+	case $room in
+	output) on="the core alone" ;;
+	*) on="the core, cli.h and $(siblings_of "$room" | sed 's|\([a-z]*\)|\1/|g')" ;;
+	esac
+	verdict "memlockctl/$room/ stands on $on" \
+		"$(room_headers "$room")"
+done
+unlisted=
+for d in "$ctl"/*/; do
+	r=$(basename "$d")
+	case " $rooms " in *" $r "*) ;; *) unlisted="$unlisted $r" ;; esac
+done
+verdict "every folder of memlockctl is a room this test knows" "${unlisted# }"
 echo "1..$n"
 exit 0

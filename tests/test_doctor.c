@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * doctor's models on their own: the PAM stack resolver and walk
- * (pamstack.c), the pam_limits model (limits.c) and systemd's limit
- * values (units.c), on files written to a private root.  No NSS: users
+ * doctor's models on their own: the PAM stack reader and walk
+ * (doctor/pamline.c, pamstack_read.c, pamstack_walk.c), the pam_limits
+ * model (limits.c) and systemd's limit values (units.c), on files written
+ * to a private root.  No NSS: users
  * are made up, and no line names a group by name.
  */
 #include <errno.h>
@@ -14,10 +15,10 @@
 
 #include "fake_tree.h"
 #include "harness.h"
-#include "limits.h"
-#include "pamstack.h"
-#include "rootfs.h"
-#include "units.h"
+#include "doctor/limits.h"
+#include "doctor/pamstack.h"
+#include "doctor/rootfs.h"
+#include "doctor/units.h"
 
 static char root[64];
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * The "likely wrong" warnings of `memlockctl check` (pam_memlock/memlockctl/lint.c),
+ * The "likely wrong" warnings of `memlockctl check` (pam_memlock/memlockctl/policy/lint.c),
  * on policy texts and a made-up machine (16 GiB of RAM, 4 KiB pages), so
  * that every number in a message is known.  No files: runs unprivileged.
  */
@@ -9,7 +9,7 @@
 
 #include "harness.h"
 #include "log_buffer.h"
-#include "lint.h"
+#include "policy/lint.h"
 #include "policy.h"
 
 static const struct pml_machine machine = {

@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "policy.h"
 #include "size.h"
-#include "text.h"
+#include "output/text.h"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)

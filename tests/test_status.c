@@ -17,9 +17,9 @@
 
 #include "fake_tree.h"
 #include "harness.h"
-#include "live.h"
+#include "live/live.h"
 #include "log_buffer.h"
-#include "procs.h"
+#include "live/procs.h"
 
 #define KiB ((uint64_t)1 << 10)
 #define MiB ((uint64_t)1 << 20)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "live.h"
-#include "text.h"
+#include "live/live.h"
+#include "output/text.h"
 
 static void emit_stderr(void *ctx, int priority, const char *message)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "live.h"
+#include "live/live.h"
 
 #ifndef PML_DEFAULT_CONF
 #error "PML_DEFAULT_CONF must name the default policy file"

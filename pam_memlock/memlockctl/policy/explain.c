@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
-#include "text.h"
+#include "output/json.h"
+#include "output/text.h"
 #include "evaluate.h"
 #include "size.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * A PAM session stack resolved the way Linux-PAM (with Debian's @include)
- * resolves it, and walked the way pam_open_session walks it.
+ * resolves it (pamstack_read.c, reading lines as pamline.c does), and
+ * walked the way pam_open_session walks it (pamstack_walk.c).
  *
  * doc_stack_resolve reads /etc/pam.d/SERVICE, else /usr/lib/pam.d/SERVICE,
  * keeps the session lines, follows `include`, `substack` and `@include`,
@@ -24,6 +25,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* libpam's own limit on nested includes and substacks. */
+#define DOC_INCLUDE_DEPTH_MAX 16
 
 /* The return values the walk produces, and what each maps to. */
 enum doc_ret {

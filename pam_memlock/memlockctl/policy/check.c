@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "text.h"
+#include "output/text.h"
 #include "evaluate.h"
 #include "lint.h"
 #include "safe_read.h"

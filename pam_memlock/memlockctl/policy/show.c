@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "evaluate.h"
-#include "json.h"
-#include "text.h"
+#include "output/json.h"
+#include "output/text.h"
 
 #define COMMENT_COLUMN 24
 #define RANGE_MAX 32

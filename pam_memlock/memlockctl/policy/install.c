@@ -22,7 +22,7 @@
 
 #include "safe_read.h"
 #include "evaluate.h"
-#include "text.h"
+#include "output/text.h"
 
 /* The temporary file starts with a dot, so the loader never reads it as a
  * drop-in, whichever directory TARGET is in. */

@@ -8,14 +8,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pamline.h"
 #include "rootfs.h"
 
 #ifndef PML_PAMMODDIR
 #define PML_PAMMODDIR "/usr/local/lib/security"
 #endif
-
-/* libpam's own limit on nested includes and substacks. */
-#define INCLUDE_DEPTH_MAX 16
 
 const char *const doc_module_dirs[] = {
 	"/lib/x86_64-linux-gnu/security",     /* Debian, Ubuntu (libpam's --enable-securedir) */
@@ -33,75 +31,10 @@ static const char *const service_dirs[] = { "/etc/pam.d", "/usr/lib/pam.d", NULL
 /* Debian's @include reads /etc/pam.d only. */
 static const char *const at_include_dirs[] = { "/etc/pam.d", NULL };
 
-/* The return codes a [value=action] control may name.  Only four matter to
- * the walk; the rest are accepted so that a valid control is not an error. */
-static const struct {
-	const char *name;
-	int ret; /* enum doc_ret, or -1 */
-} return_names[] = {
-	{ "success", DOC_RET_SUCCESS },
-	{ "session_err", DOC_RET_SESSION_ERR },
-	{ "perm_denied", DOC_RET_PERM_DENIED },
-	{ "module_unknown", DOC_RET_MODULE_UNKNOWN },
-	{ "open_err", -1 },
-	{ "symbol_err", -1 },
-	{ "service_err", -1 },
-	{ "system_err", -1 },
-	{ "buf_err", -1 },
-	{ "auth_err", -1 },
-	{ "cred_insufficient", -1 },
-	{ "authinfo_unavail", -1 },
-	{ "user_unknown", -1 },
-	{ "maxtries", -1 },
-	{ "new_authtok_reqd", -1 },
-	{ "acct_expired", -1 },
-	{ "cred_unavail", -1 },
-	{ "cred_expired", -1 },
-	{ "cred_err", -1 },
-	{ "no_module_data", -1 },
-	{ "conv_err", -1 },
-	{ "authtok_err", -1 },
-	{ "authtok_recover_err", -1 },
-	{ "authtok_lock_busy", -1 },
-	{ "authtok_disable_aging", -1 },
-	{ "try_again", -1 },
-	{ "ignore", -1 },
-	{ "abort", -1 },
-	{ "authtok_expired", -1 },
-	{ "bad_item", -1 },
-	{ "conv_again", -1 },
-	{ "incomplete", -1 },
-};
-
-static const struct {
-	const char *name;
-	int action;
-} action_names[] = {
-	{ "ignore", DOC_ACT_IGNORE },
-	{ "ok", DOC_ACT_OK },
-	{ "done", DOC_ACT_DONE },
-	{ "bad", DOC_ACT_BAD },
-	{ "die", DOC_ACT_DIE },
-	{ "reset", DOC_ACT_RESET },
-};
-
-/* The simple controls, as libpam spells them out. */
-static const struct {
-	const char *name;
-	int success, otherwise;
-} simple_controls[] = {
-	{ "required", DOC_ACT_OK, DOC_ACT_BAD },
-	{ "requisite", DOC_ACT_OK, DOC_ACT_DIE },
-	{ "optional", DOC_ACT_OK, DOC_ACT_IGNORE },
-	{ "sufficient", DOC_ACT_DONE, DOC_ACT_IGNORE },
-};
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 struct parser {
 	const char *root;
 	struct doc_stack *stack;
-	const char *chain[INCLUDE_DEPTH_MAX + 1]; /* files being read */
+	const char *chain[DOC_INCLUDE_DEPTH_MAX + 1]; /* files being read */
 	unsigned depth;
 	int rc; /* -ENOMEM sticks */
 };
@@ -220,165 +153,6 @@ static struct doc_handler *add_handler(struct parser *p, enum doc_handler_kind k
 	return h;
 }
 
-/* --- Lines and tokens, as libpam reads them. */
-
-/*
- * The next logical line of TEXT from *pos: a '#' starts a comment, a
- * backslash before the newline continues the line.  Returns a malloc'd
- * line (NULL at the end; *oom on failure) and its first physical line.
- * A NUL byte ends the line's text where it is, as it ends libpam's.
- */
-static char *next_line(const struct doc_text *text, size_t *pos, unsigned *lineno,
-		       unsigned *first, bool *oom)
-{
-	char *out = NULL;
-	size_t len = 0, cap = 0;
-	bool started = false;
-
-	*oom = false;
-	while (*pos < text->len) {
-		size_t start = *pos, end = start, keep_len;
-		bool continued;
-
-		while (end < text->len && text->data[end] != '\n')
-			end++;
-		*pos = end < text->len ? end + 1 : end;
-		(*lineno)++;
-		keep_len = strnlen(text->data + start, end - start);
-		{
-			const char *hash = memchr(text->data + start, '#', keep_len);
-
-			if (hash != NULL)
-				keep_len = (size_t)(hash - (text->data + start));
-		}
-		continued = keep_len > 0 && text->data[start + keep_len - 1] == '\\' &&
-			    keep_len == strnlen(text->data + start, end - start);
-		if (continued)
-			keep_len--;
-		if (!started)
-			*first = *lineno;
-		started = true;
-		if (len + keep_len + 2 > cap) {
-			char *grown;
-
-			cap = len + keep_len + 64;
-			grown = realloc(out, cap);
-			if (grown == NULL) {
-				free(out);
-				*oom = true;
-				return NULL;
-			}
-			out = grown;
-		}
-		memcpy(out + len, text->data + start, keep_len);
-		len += keep_len;
-		out[len++] = ' ';
-		out[len] = '\0';
-		if (continued)
-			continue;
-		/* Blank lines are skipped, as libpam skips them. */
-		if (strspn(out, " \t\r\v\f") == len) {
-			len = 0;
-			out[0] = '\0';
-			started = false;
-			continue;
-		}
-		return out;
-	}
-	/* The end: a last line still continued, or only blank ones. */
-	if (out != NULL && strspn(out, " \t\r\v\f") == len) {
-		free(out);
-		out = NULL;
-	}
-	return out;
-}
-
-/* Splits off the next token: a bracketed control is one token. */
-static char *token(char **cursor)
-{
-	char *s = *cursor, *start;
-
-	s += strspn(s, " \t\r\v\f\n");
-	if (*s == '\0') {
-		*cursor = s;
-		return NULL;
-	}
-	start = s;
-	if (*s == '[') {
-		char *close = strchr(s, ']');
-
-		s = close != NULL ? close + 1 : s + strlen(s);
-	} else {
-		s += strcspn(s, " \t\r\v\f\n");
-	}
-	if (*s != '\0')
-		*s++ = '\0';
-	*cursor = s;
-	return start;
-}
-
-/* "[success=2 default=ignore]" into ACTIONS; false when libpam would balk. */
-static bool parse_control(const char *control, int actions[DOC_RET_COUNT],
-			  char *bad, size_t bad_len)
-{
-	char *copy = strdup(control), *cursor, *item;
-	int deflt = DOC_ACT_UNDEF;
-	bool ok = true;
-	size_t i;
-	int r;
-
-	if (copy == NULL)
-		return false;
-	for (r = 0; r < DOC_RET_COUNT; r++)
-		actions[r] = DOC_ACT_UNDEF;
-	cursor = copy + 1;
-	if (strchr(cursor, ']') != NULL)
-		*strchr(cursor, ']') = '\0';
-	else
-		ok = false;
-	while (ok && (item = token(&cursor)) != NULL) {
-		char *eq = strchr(item, '='), *end;
-		int ret = -2, action = DOC_ACT_UNDEF;
-
-		if (eq == NULL) {
-			ok = false;
-			snprintf(bad, bad_len, "\"%s\" is not value=action", item);
-			break;
-		}
-		*eq = '\0';
-		if (strcasecmp(item, "default") == 0)
-			ret = -3;
-		for (i = 0; i < N_OF(return_names) && ret == -2; i++)
-			if (strcasecmp(item, return_names[i].name) == 0)
-				ret = return_names[i].ret;
-		for (i = 0; i < N_OF(action_names); i++)
-			if (strcasecmp(eq + 1, action_names[i].name) == 0)
-				action = action_names[i].action;
-		if (action == DOC_ACT_UNDEF) {
-			long n = strtol(eq + 1, &end, 10);
-
-			if (eq[1] >= '1' && eq[1] <= '9' && *end == '\0' && n > 0 && n < 1000000)
-				action = (int)n;
-		}
-		if (ret == -2 || action == DOC_ACT_UNDEF) {
-			ok = false;
-			snprintf(bad, bad_len, "\"%s=%s\" names no %s", item, eq + 1,
-				 ret == -2 ? "return value" : "action");
-			break;
-		}
-		if (ret == -3)
-			deflt = action;
-		else if (ret >= 0)
-			actions[ret] = action;
-	}
-	/* libpam: what the control leaves unset is the default, else bad. */
-	for (r = 0; r < DOC_RET_COUNT; r++)
-		if (actions[r] == DOC_ACT_UNDEF)
-			actions[r] = deflt != DOC_ACT_UNDEF ? deflt : DOC_ACT_BAD;
-	free(copy);
-	return ok;
-}
-
 static char *join_path(const char *dir, const char *name)
 {
 	char *p = malloc(strlen(dir) + strlen(name) + 2);
@@ -466,13 +240,13 @@ static void include(struct parser *p, const char *file, unsigned line,
 	for (i = 0; i < p->depth; i++)
 		if (strcmp(p->chain[i], path) == 0)
 			break;
-	if (i < p->depth || p->depth >= INCLUDE_DEPTH_MAX) {
+	if (i < p->depth || p->depth >= DOC_INCLUDE_DEPTH_MAX) {
 		if (i < p->depth)
 			problem(p, file, line, "include loop: %s is already being read; libpam stops at %d levels and fails the stack",
-				path, INCLUDE_DEPTH_MAX);
+				path, DOC_INCLUDE_DEPTH_MAX);
 		else
 			problem(p, file, line, "more than %d nested includes: libpam fails the stack here",
-				INCLUDE_DEPTH_MAX);
+				DOC_INCLUDE_DEPTH_MAX);
 		free(path);
 		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
 		return;
@@ -494,9 +268,9 @@ static void parse_line(struct parser *p, const char *file, unsigned line, char *
 	bool silent = false, oom;
 	size_t i;
 
-	type = token(&cursor);
+	type = doc_token(&cursor);
 	if (strcmp(type, "@include") == 0) {
-		include(p, file, line, token(&cursor), at_include_dirs, false, level, had_session);
+		include(p, file, line, doc_token(&cursor), at_include_dirs, false, level, had_session);
 		return;
 	}
 	if (type[0] == '-') {
@@ -517,14 +291,14 @@ static void parse_line(struct parser *p, const char *file, unsigned line, char *
 		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
 		return;
 	}
-	control = token(&cursor);
+	control = doc_token(&cursor);
 	if (control == NULL) {
 		problem(p, file, line, "no control: libpam fails the stack here");
 		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
 		return;
 	}
 	if (strcasecmp(control, "include") == 0 || strcasecmp(control, "substack") == 0) {
-		include(p, file, line, token(&cursor), service_dirs,
+		include(p, file, line, doc_token(&cursor), service_dirs,
 			strcasecmp(control, "substack") == 0, level, had_session);
 		return;
 	}
@@ -532,16 +306,16 @@ static void parse_line(struct parser *p, const char *file, unsigned line, char *
 	if (h == NULL)
 		return;
 	h->silent = silent;
-	for (i = 0; i < N_OF(simple_controls); i++)
-		if (strcasecmp(control, simple_controls[i].name) == 0)
+	for (i = 0; i < doc_n_simple_controls; i++)
+		if (strcasecmp(control, doc_simple_controls[i].name) == 0)
 			break;
-	if (i < N_OF(simple_controls)) {
+	if (i < doc_n_simple_controls) {
 		int r;
 
 		for (r = 0; r < DOC_RET_COUNT; r++)
-			h->actions[r] = simple_controls[i].otherwise;
-		h->actions[DOC_RET_SUCCESS] = simple_controls[i].success;
-	} else if (control[0] != '[' || !parse_control(control, h->actions, bad, sizeof(bad))) {
+			h->actions[r] = doc_simple_controls[i].otherwise;
+		h->actions[DOC_RET_SUCCESS] = doc_simple_controls[i].success;
+	} else if (control[0] != '[' || !doc_parse_control(control, h->actions, bad, sizeof(bad))) {
 		char *shown = escaped(bad[0] != '\0' ? bad : control);
 
 		problem(p, file, line, "%s%s%s: libpam treats what it cannot read as failure",
@@ -550,7 +324,7 @@ static void parse_line(struct parser *p, const char *file, unsigned line, char *
 		free(shown);
 		h->kind = DOC_H_MUST_FAIL;
 	}
-	module = token(&cursor);
+	module = doc_token(&cursor);
 	if (module == NULL) {
 		problem(p, file, line, "no module named: libpam fails the stack here");
 		h->kind = DOC_H_MUST_FAIL;
@@ -608,7 +382,7 @@ static void load_file(struct parser *p, const char *path, unsigned level,
 		return;
 	}
 	p->chain[p->depth++] = path;
-	while (p->rc == 0 && (line = next_line(&text, &pos, &lineno, &first, &oom)) != NULL) {
+	while (p->rc == 0 && (line = doc_next_line(&text, &pos, &lineno, &first, &oom)) != NULL) {
 		parse_line(p, path, first, line, level, had_session);
 		free(line);
 	}
@@ -673,104 +447,6 @@ bool doc_service_has_session(const char *root, const char *service)
 		load_file(&p, path, 0, &had_session);
 	doc_stack_free(&s);
 	return had_session;
-}
-
-/* --- The walk, as libpam's dispatcher does it. */
-
-enum impression {
-	IMP_UNDEF,
-	IMP_POSITIVE,
-	IMP_NEGATIVE
-};
-
-static int return_of(const struct doc_handler *h)
-{
-	if (h->kind == DOC_H_MUST_FAIL)
-		return DOC_RET_PERM_DENIED;
-	if (!h->found)
-		return DOC_RET_MODULE_UNKNOWN;
-	/* pam_deny is the one stock module that always fails. */
-	return strcmp(h->name, "pam_deny") == 0 ? DOC_RET_SESSION_ERR : DOC_RET_SUCCESS;
-}
-
-void doc_stack_walk(struct doc_stack *s)
-{
-	struct {
-		enum impression impression;
-		int status;
-	} saved[INCLUDE_DEPTH_MAX + 2];
-	enum impression impression = IMP_UNDEF;
-	int status = DOC_RET_PERM_DENIED;
-	unsigned prev_level = 0, level = 0;
-	size_t i;
-
-	saved[0].impression = impression;
-	saved[0].status = status;
-	/* Like libpam, remember the level a handler had before any jump. */
-	for (i = 0; i < s->n; prev_level = level, i++) {
-		struct doc_handler *h = &s->h[i];
-		int ret, action;
-
-		level = h->level;
-
-		if (prev_level < level && level < N_OF(saved)) {
-			saved[level].impression = impression;
-			saved[level].status = status;
-		}
-		if (h->kind == DOC_H_SUBSTACK)
-			continue;
-		ret = return_of(h);
-		h->ran = h->kind == DOC_H_MODULE && h->found;
-		action = h->actions[ret];
-		switch (action) {
-		case DOC_ACT_RESET:
-			if (level < N_OF(saved)) {
-				impression = saved[level].impression;
-				status = saved[level].status;
-			}
-			break;
-		case DOC_ACT_OK:
-		case DOC_ACT_DONE:
-			if (impression == IMP_UNDEF ||
-			    (impression == IMP_POSITIVE && status == DOC_RET_SUCCESS)) {
-				impression = IMP_POSITIVE;
-				status = ret;
-			}
-			if (impression == IMP_POSITIVE && action == DOC_ACT_DONE)
-				goto decided;
-			break;
-		case DOC_ACT_BAD:
-		case DOC_ACT_DIE:
-			if (impression != IMP_NEGATIVE) {
-				impression = IMP_NEGATIVE;
-				status = ret;
-			}
-			if (action == DOC_ACT_DIE)
-				goto decided;
-			break;
-		case DOC_ACT_IGNORE:
-			break;
-		default:
-			/* Jump over ACTION handlers of this level; a substack
-			 * counts as one, and a jump never leaves its substack. */
-			while (i + 1 < s->n && s->h[i + 1].level >= level && action > 0) {
-				do {
-					i++;
-				} while (i + 1 < s->n && s->h[i + 1].level > level);
-				action--;
-			}
-			if (action > 0) {
-				impression = IMP_NEGATIVE;
-				status = DOC_RET_PERM_DENIED;
-			}
-			break;
-		}
-		continue;
-	decided:
-		while (i + 1 < s->n && s->h[i + 1].level >= level)
-			i++;
-	}
-	s->session_fails = !(impression == IMP_POSITIVE && status == DOC_RET_SUCCESS);
 }
 
 void doc_stack_free(struct doc_stack *s)

@@ -35,9 +35,9 @@
 #include <unistd.h>
 
 #include "apply.h"
-#include "json.h"
+#include "output/json.h"
 #include "live.h"
-#include "text.h"
+#include "output/text.h"
 
 enum result {
 	RESULT_UNCHANGED, /* already what the policy gives */

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
+#include "output/json.h"
 #include "live.h"
-#include "text.h"
+#include "output/text.h"
 
 /* The widest escaped name a column shows; longer ones are cut, with "+". */
 #define NAME_COLUMN 12

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * memlockctl doctor [USER]: every layer between the kernel and a session's
+ * RLIMIT_MEMLOCK, for each PAM service, with a verdict and the fix.
+ *
+ * For each path: where the session starts (units.c), the session stack as
+ * libpam resolves and walks it (pamstack_read.c, pamstack_walk.c), and
+ * every module that can change memlock, in the order it runs (path.c,
+ * modules.c): pam_memlock, answered by the same pml_evaluate call as
+ * `explain`, and pam_limits (limits.c).  This file picks the services and
+ * reads the machine; report.c prints.  Nothing is written or executed;
+ * with --root every path read is under DIR and /proc is not read.
+ */
+#include "path.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "output/json.h"
+#include "output/text.h"
+#include "rootfs.h"
+
+/* Files that pam.d holds as building blocks for other stacks, not as
+ * services of their own (pam-auth-update's, Fedora's authselect's). */
+static const char *const building_blocks[] = {
+	"common-auth",
+	"common-account",
+	"common-password",
+	"common-session",
+	"common-session-noninteractive",
+	"system-auth",
+	"password-auth",
+	"fingerprint-auth",
+	"smartcard-auth",
+	"postlogin",
+	NULL,
+};
+
+static bool is_building_block(const char *name)
+{
+	size_t i;
+
+	for (i = 0; building_blocks[i] != NULL; i++)
+		if (strcmp(building_blocks[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
+ * for names /etc/pam.d lacks. */
+static int list_services(const char *root, char ***out, size_t *n_out)
+{
+	static const char *const dirs[] = { "/etc/pam.d", "/usr/lib/pam.d" };
+	char **all = NULL;
+	size_t n_all = 0, d, i, j;
+
+	for (d = 0; d < 2; d++) {
+		char **names;
+		size_t n;
+		int rc = doc_list_dir(root, dirs[d], NULL, &names, &n);
+
+		if (rc < 0) {
+			fprintf(stderr, "memlockctl: cannot list %s%s: %s\n", root, dirs[d],
+				strerror(-rc));
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			bool dup = false;
+
+			for (j = 0; j < n_all && !dup; j++)
+				dup = strcmp(all[j], names[i]) == 0;
+			if (dup || is_building_block(names[i]) ||
+			    !doc_service_has_session(root, names[i])) {
+				free(names[i]);
+				continue;
+			}
+			{
+				char **grown = realloc(all, (n_all + 1) * sizeof(char *));
+
+				if (grown == NULL) {
+					doc_names_free(names + i, n - i);
+					free(names);
+					doc_names_free(all, n_all);
+					return -ENOMEM;
+				}
+				all = grown;
+				all[n_all++] = names[i];
+			}
+		}
+		free(names);
+	}
+	/* In byte order, whichever directory a name came from. */
+	for (i = 0; i < n_all; i++)
+		for (j = i + 1; j < n_all; j++)
+			if (strcmp(all[j], all[i]) < 0) {
+				char *t = all[i];
+
+				all[i] = all[j];
+				all[j] = t;
+			}
+	*out = all;
+	*n_out = n_all;
+	return 0;
+}
+
+static void probe(struct doctor *d)
+{
+	struct utsname uts;
+	struct doc_text text;
+
+	/* Debian's libpam-modules carries the patch that copies PID 1's limits. */
+	d->debian_limits = doc_exists(d->root, "/usr/share/doc/libpam-modules");
+	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
+	d->pid1_soft.known = d->pid1_hard.known = false;
+	if (d->root[0] != '\0') {
+		snprintf(d->pid1_note, sizeof(d->pid1_note), "unknown under --root");
+		return;
+	}
+	if (doc_read("", "/proc/1/limits", &text) == 0) {
+		if (doc_parse_proc_limits(text.data, &d->pid1_soft, &d->pid1_hard) == 0)
+			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits");
+		else
+			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits has no memlock line");
+		doc_text_free(&text);
+	} else {
+		snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits is unreadable");
+	}
+}
+
+int cli_doctor(const struct cli_options *options)
+{
+	struct doctor d = { .options = options, .root = options->root != NULL ? options->root : "" };
+	char **names = NULL;
+	size_t n_names = 0, i;
+	struct cli_json j;
+	bool all_ok = true;
+	int rc;
+
+	if (options->user != NULL) {
+		rc = doc_user_lookup(options->user, &d.user);
+		if (rc < 0) {
+			fprintf(stderr, "memlockctl: user ");
+			cli_print_quoted(stderr, options->user);
+			fprintf(stderr, rc == -ESRCH ? " is unknown to NSS\n"
+						     : " cannot be looked up\n");
+			return CLI_EXIT_FAIL;
+		}
+		d.have_user = true;
+	}
+	probe(&d);
+	if (options->n_services == 0) {
+		rc = list_services(d.root, &names, &n_names);
+		if (rc < 0) {
+			fprintf(stderr, "memlockctl: out of memory\n");
+			doc_user_free(&d.user);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (options->json) {
+		cli_json_start(&j, stdout);
+		cli_json_open_object(&j);
+		doc_print_json_head(&j, &d);
+		cli_json_key(&j, "paths");
+		cli_json_open_array(&j);
+	} else {
+		doc_print_text_head(&d);
+	}
+	for (i = 0; i < (options->n_services > 0 ? options->n_services : n_names); i++) {
+		const char *service = options->n_services > 0 ? options->services[i] : names[i];
+		struct doc_stack st;
+		struct doc_path *p = malloc(sizeof(*p));
+
+		if (p == NULL || doc_stack_resolve(d.root, service, &st) < 0) {
+			free(p);
+			fprintf(stderr, "memlockctl: out of memory\n");
+			all_ok = false;
+			break;
+		}
+		doc_stack_walk(&st);
+		doc_check_path(&d, service, p, &st);
+		if (p->verdict != DOC_V_OK)
+			all_ok = false;
+		if (options->json)
+			doc_print_json_path(&j, p);
+		else
+			doc_print_text_path(p);
+		if (!options->json && i + 1 < (options->n_services > 0 ? options->n_services : n_names))
+			printf("\n");
+		doc_stack_free(&st);
+		free(p);
+	}
+	if (options->json) {
+		cli_json_close_array(&j);
+		cli_json_close_object(&j);
+		cli_json_finish(&j);
+	}
+	doc_names_free(names, n_names);
+	doc_user_free(&d.user);
+	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
+}

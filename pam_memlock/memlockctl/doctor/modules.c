@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * What each module that can change RLIMIT_MEMLOCK does at its step:
+ * pam_memlock answered by the same pml_evaluate call as `explain`, and
+ * pam_limits by its model (limits.c).
+ */
+#include "path.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "evaluate.h"
+#include "rootfs.h"
+
+/* A name no account has: the policy's answer for "any user". */
+#define ANY_USER "(any user)"
+
+/* raise: max(current, target); set: target.  pml_plan decides where both
+ * are known; an unknown current stays unknown under raise unless the
+ * target is unlimited. */
+static void plan(enum pml_mode mode, struct doc_value *soft, struct doc_value *hard,
+		 uint64_t t_soft, uint64_t t_hard)
+{
+	struct pml_limits cur = { soft->bytes, hard->bytes }, target = { t_soft, t_hard }, got;
+
+	got = pml_plan(mode, cur, target);
+	if (mode == PML_MODE_SET || soft->known)
+		soft->known = true, soft->bytes = got.soft;
+	else if (t_soft == PML_UNLIMITED)
+		soft->known = true, soft->bytes = PML_UNLIMITED;
+	if (mode == PML_MODE_SET || hard->known)
+		hard->known = true, hard->bytes = got.hard;
+	else if (t_hard == PML_UNLIMITED)
+		hard->known = true, hard->bytes = PML_UNLIMITED;
+}
+
+/* --- pam_memlock, through pml_evaluate. */
+
+struct capture {
+	char first_error[DOC_MSG_MAX];
+};
+
+static void capture_emit(void *ctx, int priority, const char *message)
+{
+	struct capture *c = ctx;
+
+	if (priority <= LOG_ERR && c->first_error[0] == '\0')
+		snprintf(c->first_error, sizeof(c->first_error), "%s", message);
+}
+
+/* "FILE:LINE: message" -> its parts; false when it names no file. */
+static bool split_located(const char *message, char *file, size_t flen, unsigned *line,
+			  const char **rest)
+{
+	const char *p = message;
+
+	if (message[0] != '/')
+		return false;
+	while ((p = strchr(p, ':')) != NULL) {
+		char *end;
+		unsigned long n = strtoul(p + 1, &end, 10);
+
+		if (end != p + 1 && *end == ':') {
+			snprintf(file, flen, "%.*s", (int)(p - message), message);
+			*line = (unsigned)n;
+			*rest = end + 1 + (end[1] == ' ');
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
+		     struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock)
+{
+	const struct cli_options *o = d->options;
+	struct pml_evaluation e;
+	struct pml_request rq;
+	struct capture cap = { "" };
+	struct pml_log log = {
+		.emit = capture_emit,
+		.ctx = &cap,
+		.max_priority = LOG_WARNING,
+	};
+	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_memlock");
+	char *conf_arg, *conf, text[128], target[128];
+	bool conf_given, dry_run, present;
+	int rc;
+
+	if (s == NULL)
+		return;
+	conf_arg = doc_arg_value(h->args, "conf", &present);
+	conf_given = conf_arg != NULL || o->source.given;
+	free(doc_arg_value(h->args, "dry_run", &dry_run));
+	conf = doc_root_path(d->root, conf_arg != NULL ? conf_arg : o->source.path);
+	free(conf_arg);
+	if (conf == NULL) {
+		doc_set_error(p, h->file, h->line, "out of memory");
+		return;
+	}
+	/* The same request the module's session code makes. */
+	rq = (struct pml_request){
+		.source = { .path = conf, .given = conf_given, .owner = 0 },
+		.user = d->have_user ? d->user.name : ANY_USER,
+		.service = p->service,
+	};
+	rc = pml_evaluate(&rq, &log, &e);
+	if (rc == -ESRCH && !d->have_user) {
+		/* Rules need the user's uid or groups: no answer for everyone. */
+		soft->known = hard->known = false;
+		p->depends_on_user = true;
+		s->changes = !dry_run;
+		snprintf(s->effect, sizeof(s->effect),
+			 "the policy %s has rules on uids or groups: its answer depends on the user",
+			 doc_shown(d, conf));
+	} else if (rc < 0) {
+		char file[DOC_PATH_MAX], msg[DOC_MSG_MAX];
+		const char *rest;
+		unsigned line = 0;
+
+		if (split_located(cap.first_error, file, sizeof(file), &line, &rest)) {
+			snprintf(msg, sizeof(msg), "the policy is refused: %s", rest);
+			doc_set_error(p, doc_shown(d, file), line, msg);
+		} else {
+			snprintf(msg, sizeof(msg), "the policy %s is refused: %s", doc_shown(d, conf),
+				 cap.first_error[0] != '\0' ? cap.first_error : strerror(-rc));
+			doc_set_error(p, h->file, h->line, msg);
+		}
+		snprintf(s->effect, sizeof(s->effect), "fails: %.900s", p->problem);
+		s->soft = *soft;
+		s->hard = *hard;
+		free(conf);
+		return;
+	} else {
+		const struct pml_decision *dec = &e.decision;
+
+		doc_pair_text((struct doc_value){ dec->soft.bytes, true },
+			      (struct doc_value){ dec->hard.bytes, true }, target, sizeof(target));
+		if (!d->have_user && e.policy.n_rules > 0)
+			p->depends_on_user = true;
+		if (dry_run) {
+			snprintf(s->effect, sizeof(s->effect),
+				 "dry_run: computes %s (%s) and changes nothing", target,
+				 pml_mode_name(dec->mode->mode));
+		} else {
+			plan(dec->mode->mode, soft, hard, dec->soft.bytes, dec->hard.bytes);
+			s->changes = true;
+			doc_pair_text(*soft, *hard, text, sizeof(text));
+			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
+				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),
+				 p->depends_on_user ? " (for users no rule names)" : "", text);
+		}
+		pml_evaluation_free(&e);
+	}
+	free(conf);
+	s->soft = *soft;
+	s->hard = *hard;
+	if (s->changes)
+		*last_is_memlock = true;
+}
+
+/* --- pam_limits, through the model. */
+
+void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
+		    struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock,
+		    const struct doc_handler **overrider)
+{
+	struct doc_limits_request rq;
+	struct doc_limits_result r;
+	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_limits");
+	char *conf, text[128];
+	bool present, set_all;
+
+	if (s == NULL)
+		return;
+	conf = doc_arg_value(h->args, "conf", &present);
+	free(doc_arg_value(h->args, "set_all", &set_all));
+	rq = (struct doc_limits_request){
+		.root = d->root,
+		.conf = conf,
+		.set_all = d->debian_limits || set_all,
+		.user = d->have_user ? &d->user : NULL,
+		.pid1_soft = d->pid1_soft,
+		.pid1_hard = d->pid1_hard,
+		.soft = *soft,
+		.hard = *hard,
+	};
+	if (doc_limits_eval(&rq, &r) < 0) {
+		free(conf);
+		doc_set_error(p, h->file, h->line, "out of memory");
+		return;
+	}
+	free(conf);
+	if (r.problem_file != NULL) {
+		char msg[DOC_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "pam_limits: %s", r.problem);
+		doc_set_error(p, r.problem_file, r.problem_line, msg);
+	}
+	if (r.exempt) {
+		snprintf(s->effect, sizeof(s->effect),
+			 "%s:%u exempts the user (\"-\"): pam_limits sets no limit", r.exempt_file,
+			 r.exempt_line);
+	} else if (r.sets) {
+		const char *why;
+
+		*soft = r.soft.value;
+		*hard = r.hard.value;
+		s->changes = true;
+		doc_pair_text(*soft, *hard, text, sizeof(text));
+		why = r.soft.rank == DOC_RANK_KERNEL && r.hard.rank == DOC_RANK_KERNEL
+			      ? (d->debian_limits ? "Debian's pam_limits copies PID 1's limits"
+						  : "set_all copies PID 1's limits")
+			      : "memlock lines";
+		if (r.soft.file != NULL || r.hard.file != NULL)
+			snprintf(s->effect, sizeof(s->effect), "%s (soft from %s:%u, hard from %s:%u): %s",
+				 why, r.soft.file != NULL ? r.soft.file : "PID 1", r.soft.line,
+				 r.hard.file != NULL ? r.hard.file : "PID 1", r.hard.line, text);
+		else
+			snprintf(s->effect, sizeof(s->effect), "%s%s: %s", why,
+				 d->pid1_soft.known ? "" : " (unknown under --root)", text);
+	} else if (r.failed) {
+		snprintf(s->effect, sizeof(s->effect), "fails the session: %s:%u: %s",
+			 r.problem_file, r.problem_line, r.problem);
+	} else {
+		snprintf(s->effect, sizeof(s->effect),
+			 "no memlock line matches%s: leaves memlock alone",
+			 d->have_user ? "" : " users no line names");
+	}
+	if (r.depends_on_user) {
+		size_t len = strlen(s->effect);
+
+		p->depends_on_user = true;
+		snprintf(s->effect + len, sizeof(s->effect) - len,
+			 "; for some users %s:%u sets memlock", r.user_file, r.user_line);
+	}
+	s->soft = *soft;
+	s->hard = *hard;
+	if (s->changes || r.depends_on_user) {
+		*last_is_memlock = false;
+		*overrider = h;
+	}
+	doc_limits_free(&r);
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * One session path, step by step: where the session starts, each module of
+ * the walked stack that can change memlock (modules.c), the user manager's
+ * default for systemd-user, then the verdict and the fix.
+ */
+#include "path.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "size.h"
+
+#define FIX_LINE "session optional pam_memlock.so"
+
+const char *const doc_verdict_names[] = {
+	[DOC_V_OK] = "ok",
+	[DOC_V_OVERRIDDEN] = "overridden",
+	[DOC_V_MISSING] = "missing",
+	[DOC_V_ERROR] = "error",
+};
+
+/* --- Values. */
+
+void doc_value_text(struct doc_value v, char *buf, size_t len)
+{
+	if (!v.known)
+		snprintf(buf, len, "unknown");
+	else if (v.bytes == DOC_UNLIMITED)
+		snprintf(buf, len, "unlimited");
+	else
+		pml_format_bytes(v.bytes, buf, len);
+}
+
+void doc_pair_text(struct doc_value soft, struct doc_value hard, char *buf, size_t len)
+{
+	char s[48], h[48];
+
+	doc_value_text(soft, s, sizeof(s));
+	doc_value_text(hard, h, sizeof(h));
+	snprintf(buf, len, "soft %s, hard %s", s, h);
+}
+
+/* --- Paths as the system names them. */
+
+const char *doc_shown(const struct doctor *d, const char *path)
+{
+	size_t rl = strlen(d->root);
+
+	while (rl > 0 && d->root[rl - 1] == '/')
+		rl--;
+	if (rl > 0 && strncmp(path, d->root, rl) == 0 && path[rl] == '/')
+		return path + rl;
+	return path;
+}
+
+struct doc_step *doc_add_step(struct doc_path *p, const char *file, unsigned line,
+			      const char *module)
+{
+	struct doc_step *s;
+
+	if (p->n_steps == DOC_STEPS_MAX)
+		return NULL;
+	s = &p->steps[p->n_steps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->file, sizeof(s->file), "%s", file != NULL ? file : "");
+	s->line = line;
+	snprintf(s->module, sizeof(s->module), "%s", module);
+	return s;
+}
+
+void doc_set_error(struct doc_path *p, const char *file, unsigned line, const char *message)
+{
+	if (p->verdict == DOC_V_ERROR)
+		return;
+	p->verdict = DOC_V_ERROR;
+	snprintf(p->problem_file, sizeof(p->problem_file), "%s", file != NULL ? file : "");
+	p->problem_line = line;
+	snprintf(p->problem, sizeof(p->problem), "%s", message);
+}
+
+static const struct doc_handler *last_own_line(const struct doc_stack *st)
+{
+	const struct doc_handler *last = NULL;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (st->file != NULL && strcmp(st->h[i].file, st->file) == 0)
+			last = &st->h[i];
+	return last;
+}
+
+void doc_check_path(const struct doctor *d, const char *service, struct doc_path *p,
+		    struct doc_stack *st)
+{
+	const struct doc_handler *overrider = NULL, *memlock_seen = NULL, *limits_ran = NULL;
+	const struct doc_handler *dry_run_seen = NULL;
+	struct doc_value soft, hard;
+	struct doc_start start;
+	struct doc_step *s;
+	bool last_is_memlock = false, user_conf_overrides = false;
+	struct doc_setting user_conf;
+	char text[128];
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->service = service;
+	p->file = st->file;
+	p->verdict = DOC_V_OK;
+
+	/* Where the session starts. */
+	doc_session_start(d->root, service, &start);
+	p->unit = start.unit;
+	soft = start.value.soft;
+	hard = start.value.hard;
+	if (!start.value.set)
+		soft.known = hard.known = false;
+	s = doc_add_step(p, start.value.file, start.value.line,
+			 start.unit != NULL ? start.unit : "caller");
+	doc_pair_text(soft, hard, text, sizeof(text));
+	snprintf(s->effect, sizeof(s->effect), "start: %s: %s", start.value.what, text);
+	s->soft = soft;
+	s->hard = hard;
+
+	for (i = 0; i < st->n_problems; i++)
+		doc_set_error(p, st->problems[i].file, st->problems[i].line, st->problems[i].message);
+	if (st->session_fails && p->verdict != DOC_V_ERROR)
+		doc_set_error(p, st->file, 0, "the session stack fails on the success path: no session opens");
+
+	for (i = 0; i < st->n; i++) {
+		const struct doc_handler *h = &st->h[i];
+		bool memlock = strcmp(h->name, "pam_memlock") == 0;
+		bool limits = strcmp(h->name, "pam_limits") == 0;
+
+		if (h->kind != DOC_H_MODULE || (!memlock && !limits))
+			continue;
+		if (!h->ran) {
+			struct doc_step *n = doc_add_step(p, h->file, h->line, h->name);
+
+			if (n != NULL) {
+				snprintf(n->effect, sizeof(n->effect), "%s",
+					 h->found ? "does not run: the controls before it skip it"
+						  : "not installed: does not run");
+				n->soft = soft;
+				n->hard = hard;
+			}
+			continue;
+		}
+		if (memlock) {
+			size_t before = p->n_steps;
+
+			doc_run_memlock(d, p, h, &soft, &hard, &last_is_memlock);
+			/* With dry_run it runs but applies nothing. */
+			if (p->n_steps > before && p->steps[before].changes)
+				memlock_seen = h;
+			else if (p->n_steps > before)
+				dry_run_seen = h;
+		} else {
+			limits_ran = h;
+			doc_run_limits(d, p, h, &soft, &hard, &last_is_memlock, &overrider);
+		}
+	}
+
+	/* The user manager gives the user's services its own default. */
+	if (strcmp(service, "systemd-user") == 0) {
+		doc_user_manager_default(d->root, &user_conf);
+		if (user_conf.set) {
+			struct doc_value u_soft = user_conf.soft, u_hard = user_conf.hard;
+			bool clamped = false;
+
+			/* The manager runs as the user: it cannot raise its hard
+			 * limit, and systemd then sets the closest it can, each
+			 * side at most the manager's hard limit. */
+			if (hard.known && u_hard.known && u_hard.bytes > hard.bytes) {
+				clamped = true;
+				u_hard.bytes = hard.bytes;
+				if (u_soft.known && u_soft.bytes > hard.bytes)
+					u_soft.bytes = hard.bytes;
+			}
+			user_conf_overrides = !(u_soft.known && u_hard.known && soft.known &&
+						u_soft.bytes == soft.bytes && u_hard.bytes == hard.bytes);
+			s = doc_add_step(p, user_conf.file, user_conf.line, "user.conf");
+			if (s != NULL) {
+				soft = u_soft;
+				hard = u_hard;
+				s->changes = user_conf_overrides;
+				s->soft = soft;
+				s->hard = hard;
+				doc_pair_text(soft, hard, text, sizeof(text));
+				snprintf(s->effect, sizeof(s->effect), "%s: %s: %s", user_conf.what,
+					 !clamped ? "the user's services get this, not the session's"
+					 : user_conf_overrides
+						 ? "above the manager's hard limit, so the user's services get the closest the manager can set"
+						 : "above the manager's hard limit, so the user's services keep the session's",
+					 text);
+			} else {
+				soft = u_soft;
+				hard = u_hard;
+			}
+		}
+	}
+	p->soft = soft;
+	p->hard = hard;
+
+	if (p->verdict == DOC_V_ERROR) {
+		if (p->problem_line > 0)
+			snprintf(p->fix, sizeof(p->fix), "correct %.400s:%u: %.500s", p->problem_file,
+				 p->problem_line, p->problem);
+		else
+			snprintf(p->fix, sizeof(p->fix), "correct %.400s: %.500s",
+				 p->problem_file[0] != '\0' ? p->problem_file : "the stack",
+				 p->problem);
+		p->has_fix = true;
+		return;
+	}
+	if (memlock_seen == NULL) {
+		const struct doc_handler *after = limits_ran != NULL ? limits_ran : last_own_line(st);
+
+		p->verdict = DOC_V_MISSING;
+		p->has_fix = true;
+		if (dry_run_seen != NULL && dry_run_seen->file != NULL)
+			snprintf(p->fix, sizeof(p->fix), "remove dry_run from %.500s line %u",
+				 dry_run_seen->file, dry_run_seen->line);
+		else if (after != NULL)
+			snprintf(p->fix, sizeof(p->fix),
+				 "add \"%s\" to %s, right after line %u%s", FIX_LINE, after->file,
+				 after->line, after == limits_ran ? " (pam_limits)" : "");
+		else
+			snprintf(p->fix, sizeof(p->fix), "add \"%s\" to %s", FIX_LINE,
+				 st->file != NULL ? st->file : "/etc/pam.d/other");
+		return;
+	}
+	if (user_conf_overrides) {
+		p->verdict = DOC_V_OVERRIDDEN;
+		p->has_fix = true;
+		snprintf(p->fix, sizeof(p->fix),
+			 "remove DefaultLimitMEMLOCK= from %.500s line %u, so that the user's services keep the session's limit",
+			 user_conf.file, user_conf.line);
+		return;
+	}
+	if (!last_is_memlock && overrider != NULL) {
+		p->verdict = DOC_V_OVERRIDDEN;
+		p->has_fix = true;
+		snprintf(p->fix, sizeof(p->fix), "add \"%s\" to %s, right after line %u (pam_limits)",
+			 FIX_LINE, overrider->file, overrider->line);
+	}
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * doctor's picture of one session path: the machine it looks at, the
+ * steps a session takes from its start through each module that can change
+ * RLIMIT_MEMLOCK, and the verdict with its fix.  path.c walks a resolved
+ * stack (pamstack.h) into a path, modules.c says what pam_memlock and
+ * pam_limits do at their step, report.c prints paths as text or JSON.
+ */
+#ifndef PML_DOC_PATH_H
+#define PML_DOC_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "limits.h"
+#include "pamstack.h"
+#include "units.h"
+
+struct cli_json;
+
+#define DOC_MSG_MAX 1024
+#define DOC_STEPS_MAX 64
+
+enum doc_verdict {
+	DOC_V_OK,
+	DOC_V_OVERRIDDEN,
+	DOC_V_MISSING,
+	DOC_V_ERROR
+};
+
+extern const char *const doc_verdict_names[];
+
+/* What every path shares: the machine, the user, the models. */
+struct doctor {
+	const struct cli_options *options;
+	const char *root;   /* "" for this machine */
+	bool debian_limits; /* Debian's pam_limits: PID 1's limits first */
+	char release[128];
+	struct doc_value pid1_soft, pid1_hard;
+	char pid1_note[128];
+	struct doc_user user;
+	bool have_user;
+};
+
+/* One layer: the start, or a module that ran (or could have). */
+struct doc_step {
+	char file[DOC_PATH_MAX]; /* "" when no file is to blame */
+	unsigned line;
+	char module[64];
+	char effect[DOC_MSG_MAX];
+	struct doc_value soft, hard; /* the session's memlock after this step */
+	bool changes;		     /* it sets memlock */
+};
+
+struct doc_path {
+	const char *service;
+	const char *file;
+	const char *unit;
+	enum doc_verdict verdict;
+	struct doc_value soft, hard;
+	bool depends_on_user;
+	struct doc_step steps[DOC_STEPS_MAX];
+	size_t n_steps;
+	char problem_file[DOC_PATH_MAX];
+	unsigned problem_line;
+	char problem[DOC_MSG_MAX];
+	char fix[DOC_MSG_MAX];
+	bool has_fix;
+};
+
+/* --- path.c */
+
+/* Fills *p for SERVICE from its resolved and walked stack. */
+void doc_check_path(const struct doctor *d, const char *service, struct doc_path *p,
+		    struct doc_stack *st);
+
+/* "8 MiB", "unlimited", "unknown"; "soft X, hard Y". */
+void doc_value_text(struct doc_value v, char *buf, size_t len);
+void doc_pair_text(struct doc_value soft, struct doc_value hard, char *buf, size_t len);
+
+/* PATH as the checked system names it: without the --root prefix. */
+const char *doc_shown(const struct doctor *d, const char *path);
+
+/* A new step of P, or NULL when P has DOC_STEPS_MAX already. */
+struct doc_step *doc_add_step(struct doc_path *p, const char *file, unsigned line,
+			      const char *module);
+
+/* Makes P an error, unless it is one already (the first problem stands). */
+void doc_set_error(struct doc_path *p, const char *file, unsigned line, const char *message);
+
+/* --- modules.c: one step each, SOFT and HARD the session's memlock before
+ * and after; *last_is_memlock tells whether pam_memlock had the last word. */
+
+void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
+		     struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock);
+/* *overrider: the pam_limits line that took the last word from pam_memlock. */
+void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
+		    struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock,
+		    const struct doc_handler **overrider);
+
+/* --- report.c */
+
+void doc_print_text_head(const struct doctor *d);
+void doc_print_text_path(const struct doc_path *p);
+void doc_print_json_head(struct cli_json *j, const struct doctor *d);
+void doc_print_json_path(struct cli_json *j, const struct doc_path *p);
+
+#endif

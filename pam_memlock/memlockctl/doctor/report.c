@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/* doctor's output: the machine's models and each path, as text or JSON. */
+#include "path.h"
+
+#include <stdio.h>
+
+#include "output/json.h"
+#include "output/text.h"
+
+/* TEXT as it is, but no byte that could act on a terminal: controls, DEL
+ * and bytes that are not well-formed UTF-8 as \xNN.  Quotes stay quotes:
+ * the fixes quote the line to add. */
+static void print_safe(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p != '\0') {
+		size_t n = cli_utf8_sequence(p);
+
+		if (*p < 0x20 || *p == 0x7f || n == 0) {
+			printf("\\x%02x", *p);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, stdout);
+		}
+		p += n;
+	}
+}
+
+static void json_value(struct cli_json *j, const char *key, struct doc_value v)
+{
+	char ukey[64];
+
+	cli_json_key(j, key);
+	if (v.known && v.bytes != DOC_UNLIMITED)
+		cli_json_uint(j, v.bytes);
+	else
+		cli_json_null(j);
+	snprintf(ukey, sizeof(ukey), "%s_unlimited", key);
+	cli_json_key(j, ukey);
+	cli_json_bool(j, v.known && v.bytes == DOC_UNLIMITED);
+}
+
+void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
+{
+	size_t i;
+
+	cli_json_open_object(j);
+	cli_json_key(j, "service");
+	cli_json_string(j, p->service);
+	cli_json_key(j, "file");
+	cli_json_string(j, p->file);
+	cli_json_key(j, "unit");
+	cli_json_string(j, p->unit);
+	cli_json_key(j, "verdict");
+	cli_json_string(j, doc_verdict_names[p->verdict]);
+	json_value(j, "soft", p->soft);
+	json_value(j, "hard", p->hard);
+	cli_json_key(j, "depends_on_user");
+	cli_json_bool(j, p->depends_on_user);
+	cli_json_key(j, "steps");
+	cli_json_open_array(j);
+	for (i = 0; i < p->n_steps; i++) {
+		const struct doc_step *s = &p->steps[i];
+
+		cli_json_open_object(j);
+		cli_json_key(j, "file");
+		cli_json_string(j, s->file[0] != '\0' ? s->file : NULL);
+		cli_json_key(j, "line");
+		if (s->line > 0)
+			cli_json_uint(j, s->line);
+		else
+			cli_json_null(j);
+		cli_json_key(j, "module");
+		cli_json_string(j, s->module);
+		cli_json_key(j, "effect");
+		cli_json_string(j, s->effect);
+		cli_json_key(j, "changes_memlock");
+		cli_json_bool(j, s->changes);
+		json_value(j, "soft", s->soft);
+		json_value(j, "hard", s->hard);
+		cli_json_close_object(j);
+	}
+	cli_json_close_array(j);
+	cli_json_key(j, "problem");
+	if (p->verdict == DOC_V_ERROR) {
+		cli_json_open_object(j);
+		cli_json_key(j, "file");
+		cli_json_string(j, p->problem_file[0] != '\0' ? p->problem_file : NULL);
+		cli_json_key(j, "line");
+		if (p->problem_line > 0)
+			cli_json_uint(j, p->problem_line);
+		else
+			cli_json_null(j);
+		cli_json_key(j, "message");
+		cli_json_string(j, p->problem);
+		cli_json_close_object(j);
+	} else {
+		cli_json_null(j);
+	}
+	cli_json_key(j, "fix");
+	cli_json_string(j, p->has_fix ? p->fix : NULL);
+	cli_json_close_object(j);
+}
+
+void doc_print_text_path(const struct doc_path *p)
+{
+	char text[128];
+	size_t i;
+
+	print_safe(p->service);
+	printf(": %s\n", doc_verdict_names[p->verdict]);
+	printf("  stack:  ");
+	print_safe(p->file != NULL ? p->file : "(none)");
+	printf("\n");
+	for (i = 0; i < p->n_steps; i++) {
+		const struct doc_step *s = &p->steps[i];
+
+		printf("  ");
+		if (s->file[0] != '\0') {
+			print_safe(s->file);
+			if (s->line > 0)
+				printf(":%u", s->line);
+			printf(" ");
+		}
+		print_safe(s->module);
+		printf(": ");
+		print_safe(s->effect);
+		printf("\n");
+	}
+	doc_pair_text(p->soft, p->hard, text, sizeof(text));
+	printf("  result: %s%s\n", text,
+	       p->depends_on_user ? " (for users no line names; it depends on the user)" : "");
+	if (p->has_fix) {
+		printf("  fix:    ");
+		print_safe(p->fix);
+		printf("\n");
+	}
+}
+
+void doc_print_json_head(struct cli_json *j, const struct doctor *d)
+{
+	cli_json_key(j, "user");
+	cli_json_string(j, d->have_user ? d->user.name : NULL);
+	cli_json_key(j, "root");
+	cli_json_string(j, d->root[0] != '\0' ? d->root : "/");
+	cli_json_key(j, "models");
+	cli_json_open_object(j);
+	cli_json_key(j, "pam_limits");
+	cli_json_string(j, d->debian_limits ? "debian" : "upstream");
+	cli_json_key(j, "kernel_release");
+	cli_json_string(j, d->release);
+	cli_json_key(j, "kernel_default");
+	cli_json_uint(j, doc_kernel_default(d->release));
+	cli_json_key(j, "pid1");
+	cli_json_open_object(j);
+	json_value(j, "soft", d->pid1_soft);
+	json_value(j, "hard", d->pid1_hard);
+	cli_json_key(j, "source");
+	cli_json_string(j, d->pid1_note);
+	cli_json_close_object(j);
+	cli_json_close_object(j);
+}
+
+void doc_print_text_head(const struct doctor *d)
+{
+	char text[128];
+
+	printf("user:       ");
+	if (d->have_user)
+		cli_print_quoted(stdout, d->user.name);
+	else
+		printf("(any: verdicts for every user the files tell apart)");
+	printf("\nroot:       ");
+	cli_print_escaped(stdout, d->root[0] != '\0' ? d->root : "/");
+	doc_pair_text(d->pid1_soft, d->pid1_hard, text, sizeof(text));
+	printf("\npam_limits: %s\n", d->debian_limits
+					     ? "Debian's (copies PID 1's limits into every session)"
+					     : "upstream (memlock lines only; PID 1's limits with set_all)");
+	printf("PID 1:      %s (%s)\n", text, d->pid1_note);
+	printf("kernel:     %s (default memlock %s)\n\n", d->release,
+	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");
+}

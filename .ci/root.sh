@@ -16,11 +16,11 @@
 #       Makes DIR (under $ROOT_WORK) a root of Debian RELEASE ("bookworm",
 #       "trixie") in mmdebstrap's VARIANT ("minbase", "buildd", ...) with
 #       PACKAGEs installed, and apt's package lists kept, so that apt-get
-#       install works at once.  Then prepares it as a chroot: /proc (this
-#       namespace's), /dev and /sys from this machine, its resolv.conf, a
-#       localhost line in /etc/hosts, and a policy-rc.d that lets no
-#       package start a daemon.  Returns 1, with mmdebstrap's last lines on
-#       stderr, when it fails.
+#       install works at once.  Then prepares it as a chroot: a mount point
+#       of its own, /proc (this namespace's), /dev and /sys from this
+#       machine, its resolv.conf, a localhost line in /etc/hosts, and a
+#       policy-rc.d that lets no package start a daemon.  Returns 1, with
+#       mmdebstrap's last lines on stderr, when it fails.
 #       Each RELEASE, VARIANT and set of PACKAGEs is made once and kept as a
 #       tarball in $PML_ROOT_CACHE; DIR is always a fresh copy of it, to
 #       change at will.  tests/run-all.sh sets PML_ROOT_CACHE for all its
@@ -100,9 +100,12 @@ root_mmdebstrap() {
 	fi
 }
 
+# The root is a mount point of its own, as / is: in the chroot, unshare
+# --propagation and anything else that changes / then work.
 root_prepare() {
 	local dir=$1
-	mount -t proc proc "$dir/proc" &&
+	mount --bind "$dir" "$dir" &&
+		mount -t proc proc "$dir/proc" &&
 		mount --rbind /dev "$dir/dev" &&
 		mount --rbind /sys "$dir/sys" || return 1
 	rm -f "$dir/etc/resolv.conf"

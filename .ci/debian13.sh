@@ -36,6 +36,18 @@ runs=(
 )
 lists="$top/.ci/packages.build $top/.ci/packages.check"
 
+# check's 4 s a case is short beside other builds on 2 cores (test_size's
+# whole-range round trips ran out of it): more, as debian/rules gives it.
+ck_timeout=CK_TIMEOUT_MULTIPLIER=10
+
+# Known gaps on Debian 13, each a failure that a change in progress fixes:
+# a line each, "TEXT|REASON".  A FAIL whose line holds TEXT is reported as
+# "not ok ... # TODO REASON" (tests/run-all.sh reports it, uncounted).
+# Delete the line with the fix.
+known=(
+	"limit-huge-int.conf:1: syntax error|libconfig 1.7.3 says \"syntax error\" where 1.5 gets the hint to quote the value: the parser's change gives one message on both"
+)
+
 started=$(date +%s)
 elapsed() { echo "# $1: $(($(date +%s) - started)) s since the start"; }
 
@@ -51,6 +63,20 @@ elapsed "root made"
 
 check "make distdir into the root" make -C "$build" distdir distdir="$root/src" ||
 	{ tap_end; exit 1; }
+
+# known_gaps < make-check-output: each FAIL that `known` names as an XFAIL
+# with its TODO, for from_automake.
+known_gaps() {
+	local line gap
+	while IFS= read -r line; do
+		for gap in "${known[@]}"; do
+			case $line in
+			FAIL:*"${gap%%|*}"*) line="X$line # TODO ${gap#*|}" ;;
+			esac
+		done
+		printf '%s\n' "$line"
+	done
+}
 
 # build_in DIR [CONFIGURE-ARG...]: configure and make in /DIR of the root;
 # the log is $root/DIR.log.
@@ -72,8 +98,9 @@ if build_in plain; then
 	fi
 	for run in "${runs[@]}"; do
 		set -- $run
-		root_run "$root" make -C /plain -j"$jobs" "$1" >"$root/plain-$1.log" 2>&1
-		from_automake "$release: " <"$root/plain-$1.log"
+		root_run "$root" env "$ck_timeout" make -C /plain -j"$jobs" "$1" \
+			>"$root/plain-$1.log" 2>&1
+		from_automake "$release: " < <(known_gaps <"$root/plain-$1.log")
 		grep -q '^# TOTAL:' "$root/plain/$2" 2>/dev/null ||
 			not_ok "$release: make $1 ran to its summary" "$(tail -n 20 "$root/plain-$1.log")"
 	done
@@ -84,9 +111,9 @@ elapsed "make check done"
 
 if build_in sanitizers --enable-sanitizers; then
 	root_run "$root" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1 make -C /sanitizers -j"$jobs" check \
-		>"$root/sanitizers-check.log" 2>&1
-	from_automake "$release sanitizers: " <"$root/sanitizers-check.log"
+		UBSAN_OPTIONS=print_stacktrace=1 "$ck_timeout" \
+		make -C /sanitizers -j"$jobs" check >"$root/sanitizers-check.log" 2>&1
+	from_automake "$release sanitizers: " < <(known_gaps <"$root/sanitizers-check.log")
 	grep -q '^# TOTAL:' "$root/sanitizers/test-suite.log" 2>/dev/null ||
 		not_ok "$release sanitizers: make check ran to its summary" \
 			"$(tail -n 20 "$root/sanitizers-check.log")"

@@ -176,16 +176,21 @@ rm -f "$fuzz_tap"
 took "fuzz"
 
 # Steps that print TAP of their own (.ci/*.sh): every case counted, a
-# "# SKIP" one as skipped; a step that printed no case, or bailed out,
-# counts as one failure.
+# "# SKIP" one as skipped; a "not ok ... # TODO" one is a known gap,
+# reported and not counted, and an "ok ... # TODO" one, a gap that has
+# closed, counts as failed until its TODO goes.  A step that printed no
+# case, or bailed out, counts as one failure.
 tap_tally() {
-	local name=$1 tap=$2 p f s
+	local name=$1 tap=$2 p f s x xp
 	p=$(grep -c '^ok ' "$tap" | tr -d ' ')
 	s=$(grep -c '^ok .*# SKIP' "$tap" | tr -d ' ')
+	xp=$(grep -c '^ok .*# TODO' "$tap" | tr -d ' ')
+	x=$(grep -c '^not ok .*# TODO' "$tap" | tr -d ' ')
 	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
-	p=$((p - s))
-	[ $((p + f + s)) -eq 0 ] && f=1
+	p=$((p - s - xp)) f=$((f - x + xp))
+	[ $((p + f + s + x)) -eq 0 ] && f=1
 	echo "== $name: $p passed, $f failed, $s skipped"
+	[ "$x" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO, not counted"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 run_tap_step() { # name, script

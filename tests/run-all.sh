@@ -22,6 +22,8 @@
 #  13. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
 #      the upgrade from Debian 12 to 13
+# (the roots of 12 and 13 made in the background from the start:
+# .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 #
 # First, as root on Debian, it installs what the suite needs
@@ -62,10 +64,17 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	took "installing and configuring"
 fi
 
-# The Debian roots that several steps make (.ci/root.sh): each made once.
+# The Debian roots of the later steps (.ci/roots): each made once, in the
+# background while the first steps run, mostly waiting on the network.
 PML_ROOT_CACHE=$(mktemp -d /tmp/pml-roots-XXXXXX)
 export PML_ROOT_CACHE
-trap 'rm -rf "$PML_ROOT_CACHE"' EXIT
+bake_log=$(mktemp /tmp/pml-root-bake-XXXXXX)
+bake_pid=
+if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
+	"$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
+	bake_pid=$!
+fi
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log"' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -214,5 +223,6 @@ run_tap_step "debian 13" .ci/debian13.sh
 echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
 run_tap_step "debian package" .ci/debian-package.sh
 
+[ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

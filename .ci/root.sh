@@ -38,7 +38,7 @@
 #       LC_ALL=C.UTF-8, DEBIAN_FRONTEND=noninteractive (more with
 #       `root_run DIR env NAME=VALUE ... COMMAND`).
 #
-# PML_ROOT_KEEP=1 keeps the roots on disk, in the directory it names, for a
+# PML_ROOT_KEEP=1 keeps the roots on disk, and says where, for a
 # look after a failure.  Needs root (chroot, mount, mmdebstrap's root mode).
 
 root_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

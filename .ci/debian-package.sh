@@ -25,6 +25,8 @@
 # it.
 #
 # Prints TAP, each case named after its release.  Needs root.
+# PML_DEB_DEBS=DIR takes the packages from DIR/RELEASE/*.deb instead of
+# building them, for a second look at the rest.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${PML_BUILD_DIR:-$top}}
@@ -300,8 +302,18 @@ release_upgrade() {
 		test "$(session_soft)" -gt 64
 }
 
+# get_debs RELEASE: its packages in $work/debs/RELEASE, built or taken
+# from $PML_DEB_DEBS.
+get_debs() {
+	if [ -n "${PML_DEB_DEBS:-}" ]; then
+		mkdir -p "$work/debs/$1" && cp "$PML_DEB_DEBS/$1/"*.deb "$work/debs/$1/"
+	else
+		package_build "$1"
+	fi
+}
+
 for rel in bookworm trixie; do
-	if package_build "$rel"; then
+	if get_debs "$rel"; then
 		elapsed "$rel: packages built"
 		package_lifecycle "$rel"
 		elapsed "$rel: installed, upgraded, removed, purged"

@@ -1,269 +1,330 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
-# The Debian package, end to end, in fresh Debian 12 roots that mmdebstrap
-# makes from this machine's apt sources, inside a private mount namespace
-# on a tmpfs: everything (both roots, proc, dev) is gone when it ends.
+# The Debian package, end to end, on Debian 12 ("bookworm") and 13
+# ("trixie"), in fresh roots (.ci/root.sh): everything is gone when it ends.
 #
 #   .ci/debian-package.sh [BUILD_DIR]   BUILD_DIR: a configured tree ($PML_BUILD_DIR or .)
 #
-# 1. A build root (mmdebstrap --variant=buildd, lintian): the source
-#    package from the make dist tarball and debian/, its build-deps from
+# For each release:
+# 1. A build root (buildd, lintian): the source package from the make
+#    distdir tree as the .orig tarball and debian/, its build-deps from
 #    debian/control (apt-get build-dep), dpkg-buildpackage -us -uc (with the
-#    build-time tests), and lintian --fail-on error,warning.  A second
-#    build, from a copy of the git tree as README says (dpkg-buildpackage
-#    -us -uc -b), of 0.1.0-2 with a changed default memlock.conf: the
-#    "newer version" for the conffile case.
-# 2. An install root (mmdebstrap --variant=minbase, pamtester): install
-#    with apt-get install ./libpam-memlock_*.deb, then the stacks, a real
-#    session (debian/tests/session, the autopkgtest), an admin-edited
-#    conffile across the upgrade, remove, purge with and without an
-#    admin's drop-in, and nothing of the package left behind.
+#    build-time tests), and that release's lintian --fail-on error,warning.
+#    A second build, from a copy of the git tree as the README says
+#    (dpkg-buildpackage -us -uc -b), of VERSION+1 with a changed default
+#    memlock.conf: the "newer version".
+# 2. An install root (minbase, pamtester): apt-get install of the package,
+#    the module beside libpam's own, the stacks, memlock.d, a real session
+#    (debian/tests/session, the autopkgtest), an admin-edited conffile across
+#    the upgrade, remove, purge with and without an admin's drop-in, and
+#    nothing of the package left behind.
+# Then the release upgrade: Debian 12's package in a Debian 12 root with an
+# edited memlock.conf and step 2 of the README done; the root upgraded to
+# Debian 13 with apt-get full-upgrade, Debian 13's newer package served
+# from a local repository beside the archive, as a dist-upgrade would take
+# it.
 #
-# Prints TAP.  Needs root (mmdebstrap's root mode, chroot).
+# Prints TAP, each case named after its release.  Needs root.
+# PML_DEB_DEBS=DIR takes the packages from DIR/RELEASE/*.deb instead of
+# building them, for a second look at the rest.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${PML_BUILD_DIR:-$top}}
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
-
-if [ -z "${PML_DEB_WORK:-}" ]; then
-	if ! apt-get install -y -qq --no-install-recommends mmdebstrap dpkg-dev \
-		>/tmp/pml-deb-apt.log 2>&1; then
-		echo "Bail out! apt-get install mmdebstrap dpkg-dev failed: $(tail -n 3 /tmp/pml-deb-apt.log)"
-		exit 1
-	fi
-	rm -f /tmp/pml-deb-apt.log
-	work=$(mktemp -d /tmp/pml-deb-XXXXXX)
-	PML_DEB_WORK=$work unshare --mount --propagation private -- "$0" "$build"
-	rc=$?
-	[ -n "${PML_DEB_KEEP:-}" ] || rm -rf "$work"
-	exit $rc
-fi
-
+. "$top/.ci/root.sh"
+root_enter "$0" "$@" || exit 1
 . "$top/.ci/tap.sh"
-work=$PML_DEB_WORK
-# PML_DEB_KEEP=1 keeps the roots in $work, for a look after a failure.
-[ -n "${PML_DEB_KEEP:-}" ] ||
-	mount -t tmpfs -o mode=0755 pml-deb "$work" || bail "cannot mount a tmpfs on $work"
+export LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive
 started=$(date +%s)
 elapsed() { echo "# $1: $(($(date +%s) - started)) s since the start"; }
+work=$ROOT_WORK
 
 upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-arch=$(dpkg --print-architecture)
-check "debian/changelog ($version) packages configure.ac's version ($upstream)" \
-	test "${version%-*}" = "$upstream"
-
-# A root's chroot: proc, this machine's /dev, its resolv.conf (for apt).
-prepare_root() {
-	mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
-		cp /etc/resolv.conf "$1/etc/resolv.conf"
-}
-# inroot ROOT COMMAND...: run COMMAND in ROOT as root, with a clean environment.
-inroot() {
-	local root=$1
-	shift
-	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive chroot "$root" "$@"
-}
-
-# --- 1. build ---------------------------------------------------------------
-broot=$work/build-root
-check "build root: mmdebstrap --variant=buildd --include=lintian bookworm" \
-	mmdebstrap --quiet --variant=buildd --include=lintian bookworm "$broot" ||
-	{ tap_end; exit 1; }
-prepare_root "$broot" || bail "cannot prepare $broot"
-elapsed "build root made"
-
-src=$broot/build/pam-memlock-$upstream
-mkdir -p "$broot/build"
-check "source: make distdir as the .orig tarball, and debian/" sh -c '
-	make -C "$1" distdir distdir="$2/pam_memlock-$3" >/dev/null &&
-	tar -C "$2" -cJf "$2/pam-memlock_$3.orig.tar.xz" "pam_memlock-$3" &&
-	mv "$2/pam_memlock-$3" "$4" && cp -a "$5/debian" "$4/"' \
-	sh "$build" "$broot/build" "$upstream" "$src" "$top" || { tap_end; exit 1; }
-check "build-deps from debian/control (apt-get build-dep)" inroot "$broot" sh -c \
-	"apt-get update -qq && apt-get build-dep -y -qq /build/pam-memlock-$upstream" ||
-	{ tap_end; exit 1; }
-if inroot "$broot" sh -c "cd /build/pam-memlock-$upstream && dpkg-buildpackage -us -uc" \
-	>"$work/build.log" 2>&1; then
-	ok "dpkg-buildpackage -us -uc: source and binary packages"
-else
-	not_ok "dpkg-buildpackage -us -uc: source and binary packages" \
-		"$(grep -E '^(FAIL|ERROR|XPASS): ' "$work/build.log" | head -n 40)" \
-		"$(tail -n 30 "$work/build.log")"
-	tap_end
-	exit 1
-fi
-p=$(awk '/^# PASS:/ { print $3 }' "$work/build.log")
-f=$(awk '/^# (FAIL|ERROR|XPASS):/ { n += $3 } END { print n + 0 }' "$work/build.log")
-s=$(awk '/^# SKIP:/ { print $3 }' "$work/build.log")
-if [ "${p:-0}" -gt 0 ] && [ "$f" -eq 0 ]; then
-	ok "the build ran its tests: $p passed, $f failed, ${s:-0} skipped"
-else
-	not_ok "the build ran its tests: ${p:-0} passed, $f failed, ${s:-0} skipped"
-fi
-elapsed "package built"
-
-# lintian as nobody: it warns when run as root.
-changes=build/pam-memlock_${version}_$arch.changes
-if inroot "$broot" chroot --userspec=65534:65534 / env HOME=/tmp \
-	lintian --fail-on error,warning --display-info "$changes" >"$work/lintian.log" 2>&1; then
-	ok "lintian (default profile): no error, no warning"
-else
-	not_ok "lintian (default profile): no error, no warning"
-fi
-sed 's/^/# lintian: /' "$work/lintian.log"
-
-# The newer version: 0.1.0-2 from the git tree, with another default policy.
-src2=$broot/build2/src
-mkdir -p "$src2"
-if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		tar --null -T - -cf -) | tar -x -C "$src2"
-else
-	cp -a "$src/." "$src2/"
-fi
+version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
 new_version=${version%-*}-$((${version##*-} + 1))
-{
-	printf 'pam-memlock (%s) unstable; urgency=medium\n\n' "$new_version"
-	printf '  * CI: a newer version, with another default memlock.conf.\n\n'
-	printf ' -- CI <ci@localhost>  %s\n\n' "$(date -R)"
-	cat "$src2/debian/changelog"
-} >"$src2/debian/changelog.new" && mv "$src2/debian/changelog.new" "$src2/debian/changelog"
-echo '# (the default of a newer package version)' >>"$src2/conf/memlock.conf"
-if inroot "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b" \
-	>"$work/build2.log" 2>&1; then
-	ok "dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version"
-else
-	not_ok "dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version" \
-		"$(tail -n 30 "$work/build2.log")"
-fi
-deb1=$broot/build/libpam-memlock_${version}_$arch.deb
-deb2=$broot/build2/libpam-memlock_${new_version}_$arch.deb
-elapsed "newer version built"
+arch=$(dpkg --print-architecture)
+stacks="/etc/pam.d/common-session /etc/pam.d/common-session-noninteractive"
+conf=/etc/security/memlock.conf
 
-# --- 2. install, upgrade, remove, purge --------------------------------------
-root=$work/root
-check "install root: mmdebstrap --variant=minbase --include=pamtester bookworm" \
-	mmdebstrap --quiet --variant=minbase --include=pamtester bookworm "$root" ||
-	{ tap_end; exit 1; }
-prepare_root "$root" || bail "cannot prepare $root"
-inroot "$root" apt-get update -qq >/dev/null 2>&1
-mkdir -p "$root/tmp/debs" "$work/before"
-cp "$deb1" "$deb2" "$root/tmp/debs/" 2>/dev/null
-cp "$root/etc/pam.d/common-session" "$root/etc/pam.d/common-session-noninteractive" \
-	"$work/before/"
+# --- 1. build ----------------------------------------------------------------
+# package_build RELEASE: the source and binary packages of $version, and the
+# binary package of $new_version, in $work/RELEASE-build/build{,2}.
+package_build() {
+	local rel=$1 broot=$work/$1-build src src2 changes
+	check "$rel: build root (buildd, lintian)" root_named "$broot" "$rel-build" ||
+		return 1
+	src=$broot/build/pam-memlock-$upstream
+	mkdir -p "$broot/build"
+	check "$rel: source: make distdir as the .orig tarball, and debian/" sh -c '
+		make -C "$1" distdir distdir="$2/pam_memlock-$3" >/dev/null &&
+		tar -C "$2" -cJf "$2/pam-memlock_$3.orig.tar.xz" "pam_memlock-$3" &&
+		mv "$2/pam_memlock-$3" "$4" && cp -a "$5/debian" "$4/"' \
+		sh "$build" "$broot/build" "$upstream" "$src" "$top" || return 1
+	check "$rel: build-deps from debian/control (apt-get build-dep)" root_run "$broot" sh -c \
+		"apt-get build-dep -y -qq /build/pam-memlock-$upstream" || return 1
+	if root_run "$broot" sh -c "cd /build/pam-memlock-$upstream && dpkg-buildpackage -us -uc" \
+		>"$work/$rel-build.log" 2>&1; then
+		ok "$rel: dpkg-buildpackage -us -uc: source and binary packages"
+	else
+		not_ok "$rel: dpkg-buildpackage -us -uc: source and binary packages" \
+			"$(grep -E '^(FAIL|ERROR|XPASS): ' "$work/$rel-build.log" | head -n 40)" \
+			"$(tail -n 30 "$work/$rel-build.log")"
+		return 1
+	fi
+	local p f s
+	p=$(awk '/^# PASS:/ { print $3 }' "$work/$rel-build.log")
+	f=$(awk '/^# (FAIL|ERROR|XPASS):/ { n += $3 } END { print n + 0 }' "$work/$rel-build.log")
+	s=$(awk '/^# SKIP:/ { print $3 }' "$work/$rel-build.log")
+	if [ "${p:-0}" -gt 0 ] && [ "$f" -eq 0 ]; then
+		ok "$rel: the build ran its tests: $p passed, $f failed, ${s:-0} skipped"
+	else
+		not_ok "$rel: the build ran its tests: ${p:-0} passed, $f failed, ${s:-0} skipped"
+	fi
+	grep -E ':[0-9]+:[0-9]+: (warning|error): ' "$work/$rel-build.log" | sed "s/^/# $rel: compiler: /"
+
+	# lintian as nobody: it warns when run as root.
+	changes=build/pam-memlock_${version}_$arch.changes
+	echo "# $rel: $(root_run "$broot" lintian --version)"
+	if root_run "$broot" chroot --userspec=65534:65534 / env HOME=/tmp \
+		lintian --fail-on error,warning --display-info "$changes" >"$work/$rel-lintian.log" 2>&1; then
+		ok "$rel: lintian (default profile): no error, no warning"
+	else
+		not_ok "$rel: lintian (default profile): no error, no warning"
+	fi
+	sed "s/^/# $rel: lintian: /" "$work/$rel-lintian.log"
+
+	# The newer version, from the git tree, with another default policy.
+	src2=$broot/build2/src
+	mkdir -p "$src2"
+	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+			tar --null -T - -cf -) | tar -x -C "$src2"
+	else
+		cp -a "$src/." "$src2/"
+	fi
+	{
+		printf 'pam-memlock (%s) unstable; urgency=medium\n\n' "$new_version"
+		printf '  * CI: a newer version, with another default memlock.conf.\n\n'
+		printf ' -- CI <ci@localhost>  %s\n\n' "$(date -R)"
+		cat "$src2/debian/changelog"
+	} >"$src2/debian/changelog.new" && mv "$src2/debian/changelog.new" "$src2/debian/changelog"
+	echo '# (the default of a newer package version)' >>"$src2/conf/memlock.conf"
+	if root_run "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b" \
+		>"$work/$rel-build2.log" 2>&1; then
+		ok "$rel: dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version"
+	else
+		not_ok "$rel: dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version" \
+			"$(tail -n 30 "$work/$rel-build2.log")"
+	fi
+	mkdir -p "$work/debs/$rel"
+	cp "$broot/build/libpam-memlock_${version}_$arch.deb" \
+		"$broot/build2/libpam-memlock_${new_version}_$arch.deb" "$work/debs/$rel/" 2>/dev/null
+}
+
+# --- 2. install, upgrade, remove, purge ----------------------------------------
+status() { root_run "$root" dpkg-query -W -f='${Status} ${Version}' libpam-memlock 2>/dev/null; }
+# The PAM module directory of the root's libpam: where its pam_unix.so is.
+moddir() { root_run "$root" dpkg -L libpam-modules | sed -n 's|/pam_unix\.so$||p'; }
 # Every path of the root but the package databases, caches, logs, /tmp,
 # and the backups useradd and userdel leave (/etc/shadow- and the like).
 paths() {
-	(cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./tmp \
+	(cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./sys -o -path ./tmp \
 		-o -path ./var/lib/dpkg -o -path ./var/lib/apt -o -path ./var/cache \
 		-o -path ./var/log -o -path './etc/*-' \) -prune -o -print | sort)
 }
-paths >"$work/before/paths"
-elapsed "install root made"
+install_root() { # RELEASE: $root, an install root with the debs in /tmp/debs
+	root=$work/$1-root
+	check "$1: install root (minbase, pamtester)" root_named "$root" "$1-install" ||
+		return 1
+	mkdir -p "$root/tmp/debs" && cp "$work/debs/$1/"*.deb "$root/tmp/debs/"
+}
+stacks_list_once() { # RELEASE
+	local f
+	for f in $stacks; do
+		check "$1: $f lists pam_memlock once, after pam_unix" sh -c '
+			m=$(grep -n "pam_memlock\.so" "$1" | cut -d: -f1) &&
+			u=$(grep -n "^session.*pam_unix\.so" "$1" | cut -d: -f1) &&
+			[ "$(echo "$m" | wc -l)" -eq 1 ] && [ "$m" -gt "$u" ]' sh "$root$f"
+	done
+}
 
-stacks=/etc/pam.d/common-session
-stacks_ni=/etc/pam.d/common-session-noninteractive
-conf=/etc/security/memlock.conf
-status() { inroot "$root" dpkg-query -W -f='${Status} ${Version}' libpam-memlock 2>/dev/null; }
-listed_once() { [ "$(grep -c 'pam_memlock\.so' "$root$1")" -eq 1 ]; }
+package_lifecycle() {
+	local rel=$1 deb1=/tmp/debs/libpam-memlock_${version}_$arch.deb
+	local deb2=/tmp/debs/libpam-memlock_${new_version}_$arch.deb f line rc
+	install_root "$rel" || return 1
+	mkdir -p "$work/$rel-before"
+	for f in $stacks; do cp "$root$f" "$work/$rel-before/"; done
+	paths >"$work/$rel-before/paths"
 
-check "apt-get install ./libpam-memlock_${version}_$arch.deb" \
-	inroot "$root" apt-get install -y -qq "./tmp/debs/libpam-memlock_${version}_$arch.deb"
-check "installed: $version" test "$(status)" = "install ok installed $version"
-check "$conf is a conffile" sh -c \
-	"chroot '$root' dpkg-query -W -f='\${Conffiles}' libpam-memlock | grep -q ' $conf '"
-check "pam_memlock.so is in the PAM module directory, beside pam_unix.so" sh -c '
-	unix=$(chroot "$1" dpkg -L libpam-modules | grep "/pam_unix\.so$") &&
-	test -f "$1${unix%/*}/pam_memlock.so"' sh "$root"
-for f in $stacks $stacks_ni; do
-	check "$f lists pam_memlock once, after pam_unix" sh -c '
-		m=$(grep -n "pam_memlock\.so" "$1" | cut -d: -f1) &&
-		u=$(grep -n "^session.*pam_unix\.so" "$1" | cut -d: -f1) &&
-		[ "$(echo "$m" | wc -l)" -eq 1 ] && [ "$m" -gt "$u" ]' sh "$root$f"
+	check "$rel: apt-get install ./libpam-memlock_${version}_$arch.deb" \
+		root_run "$root" apt-get install -y -qq "$deb1"
+	check "$rel: installed: $version" test "$(status)" = "install ok installed $version"
+	check "$rel: $conf is a conffile" sh -c \
+		"chroot '$root' dpkg-query -W -f='\${Conffiles}' libpam-memlock | grep -q ' $conf '"
+	check "$rel: pam_memlock.so is in libpam's module directory, beside pam_unix.so ($(moddir))" \
+		test -f "$root$(moddir)/pam_memlock.so"
+	stacks_list_once "$rel"
+	check "$rel: /etc/security/memlock.d is there, empty" sh -c \
+		"[ -d '$root/etc/security/memlock.d' ] && [ -z \"\$(ls -A '$root/etc/security/memlock.d')\" ]"
+	printf 'rules = ( { user = "nobody"; limit = "1 MiB"; } );\n' >"$root/tmp/site.conf"
+	check "$rel: memlockctl install site.conf --conf /etc/security/memlock.d/50-site.conf" \
+		root_run "$root" memlockctl install /tmp/site.conf --conf /etc/security/memlock.d/50-site.conf
+	rm -f "$root/etc/security/memlock.d/50-site.conf"
+
+	# A real session through the installed stack: the autopkgtest itself.
+	cp "$top/debian/tests/session" "$root/tmp/session"
+	mkdir -p "$root/tmp/autopkgtest"
+	root_run "$root" env AUTOPKGTEST_TMP=/tmp/autopkgtest /tmp/session >"$work/session.out" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "$rel: autopkgtest session" "$(cat "$work/session.out")"
+	else
+		while IFS= read -r line; do
+			case $line in
+			"ok - "*) ok "$rel: autopkgtest: ${line#ok - }" ;;
+			"not ok - "*) not_ok "$rel: autopkgtest: ${line#not ok - }" ;;
+			"#"*) echo "$line" ;;
+			esac
+		done <"$work/session.out"
+		[ $rc -eq 0 ] || grep -q '^not ok' "$work/session.out" ||
+			not_ok "$rel: autopkgtest session exited $rc" "$(cat "$work/session.out")"
+	fi
+
+	# An admin edits the policy; the newer version keeps the edit and puts its
+	# own default beside it (dpkg's conffile handling, --force-confold as an
+	# unattended upgrade answers).
+	printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
+	check "$rel: memlockctl explain reads the edited policy (16 MiB)" sh -c \
+		"chroot '$root' memlockctl explain root | grep -q '^soft: *16777216 bytes'"
+	check "$rel: apt-get install ./libpam-memlock_${new_version}_$arch.deb (upgrade, --force-confold)" \
+		root_run "$root" apt-get install -y -qq -o Dpkg::Options::=--force-confdef \
+		-o Dpkg::Options::=--force-confold "$deb2"
+	check "$rel: upgraded: $new_version" test "$(status)" = "install ok installed $new_version"
+	check "$rel: the edited $conf survived the upgrade" grep -qx 'limit = "16 MiB";' "$root$conf"
+	check "$rel: the new default is beside it as memlock.conf.dpkg-dist" \
+		grep -q 'the default of a newer package version' "$root$conf.dpkg-dist"
+	stacks_list_once "$rel"
+
+	# Remove: out of the stacks, the files gone, the edited conffile kept.
+	check "$rel: apt-get remove libpam-memlock" root_run "$root" apt-get remove -y -qq libpam-memlock
+	check "$rel: removed, config files kept" \
+		test "$(status)" = "deinstall ok config-files $new_version"
+	check "$rel: no PAM stack lists pam_memlock after remove" sh -c \
+		"! grep -rq pam_memlock '$root/etc/pam.d'"
+	check "$rel: the module, memlockctl and the profile are gone" sh -c \
+		"! find '$root/usr' -name 'pam_memlock.so' -o -name memlockctl \
+		   -o -path '*/pam-configs/memlock' | grep -q ."
+	check "$rel: the edited $conf stays after remove" grep -qx 'limit = "16 MiB";' "$root$conf"
+
+	# Purge with an admin's drop-in: the conffile goes, the drop-in stays.
+	mkdir -p "$root/etc/security/memlock.d"
+	echo 'limit = "4 MiB";' >"$root/etc/security/memlock.d/site.conf"
+	check "$rel: dpkg --purge libpam-memlock (memlock.d holds an admin's file)" \
+		root_run "$root" dpkg --purge libpam-memlock
+	check "$rel: purged: $conf and its .dpkg-dist are gone" sh -c \
+		"[ ! -e '$root$conf' ] && [ ! -e '$root$conf.dpkg-dist' ]"
+	check "$rel: purged: the admin's memlock.d/site.conf stays" \
+		test -f "$root/etc/security/memlock.d/site.conf"
+	for f in $stacks; do
+		check "$rel: purged: $f is as before the install" cmp "$work/$rel-before/${f##*/}" "$root$f"
+	done
+
+	# Install again and purge with an empty memlock.d: nothing is left.
+	rm -f "$root/etc/security/memlock.d/site.conf"
+	# --autoremove: libconfig came in with the package, and goes with it.
+	check "$rel: apt-get install, then apt-get purge --autoremove, with memlock.d empty" \
+		root_run "$root" sh -c "apt-get install -y -qq $deb2 &&
+			apt-get purge --autoremove -y -qq libpam-memlock"
+	check "$rel: purged: the empty memlock.d is gone" test ! -e "$root/etc/security/memlock.d"
+	paths >"$work/$rel-after-paths"
+	if diff "$work/$rel-before/paths" "$work/$rel-after-paths" >"$work/$rel-paths.diff"; then
+		ok "$rel: purged: no path in the root that was not there before the install"
+	else
+		not_ok "$rel: purged: no path in the root that was not there before the install" \
+			"$(head -n 20 "$work/$rel-paths.diff")"
+	fi
+	check "$rel: purged: dpkg knows nothing of libpam-memlock" sh -c \
+		"! chroot '$root' dpkg-query -W -f='\${Status}' libpam-memlock 2>/dev/null | grep -q ."
+}
+
+# --- 3. the release upgrade ---------------------------------------------------
+# session_soft: the soft memlock limit (KiB) that a session through
+# common-session gets in $root, from 64 KiB soft and 8 MiB hard.
+session_soft() {
+	printf '#!/bin/sh\nulimit -S -l >/tmp/pml-soft\n' >"$root/tmp/show-soft"
+	chmod 0755 "$root/tmp/show-soft"
+	printf '%s\n' 'auth required pam_permit.so' 'account required pam_permit.so' \
+		'@include common-session' \
+		'session optional pam_exec.so type=open_session /tmp/show-soft' \
+		>"$root/etc/pam.d/pml-upgrade"
+	rm -f "$root/tmp/pml-soft"
+	root_run "$root" prlimit --memlock=65536:8388608 pamtester pml-upgrade root \
+		open_session close_session >/dev/null 2>&1
+	cat "$root/tmp/pml-soft" 2>/dev/null
+	rm -f "$root/etc/pam.d/pml-upgrade"
+}
+
+release_upgrade() {
+	local to="bookworm to trixie" deb1=/tmp/debs/libpam-memlock_${version}_$arch.deb
+	local old new
+	install_root bookworm || return 1
+	check "$to: Debian 12's package installed" root_run "$root" apt-get install -y -qq "$deb1" ||
+		return 1
+	old=$(moddir)/pam_memlock.so
+	printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
+	# Step 2 of the README, in the one of its stacks that this root has.
+	sed -i '/^session[[:space:]]\+required[[:space:]]\+pam_limits\.so/a session    optional   pam_memlock.so' \
+		"$root/etc/pam.d/runuser"
+	check "$to: before: a session gets the policy (soft above 64 KiB)" \
+		test "$(session_soft)" -gt 64
+	# Debian 13's archive, and beside it a repository with Debian 13's
+	# newer package, as an admin's own repository would serve it.
+	mkdir -p "$root/srv/pml-repo"
+	cp "$work/debs/trixie/libpam-memlock_${new_version}_$arch.deb" "$root/srv/pml-repo/"
+	(cd "$root/srv/pml-repo" && dpkg-scanpackages . >Packages 2>/dev/null)
+	echo 'deb [trusted=yes] file:/srv/pml-repo ./' >"$root/etc/apt/sources.list.d/pml.list"
+	sed -i 's/\bbookworm\b/trixie/g' "$root/etc/apt/sources.list"
+	check "$to: apt-get update && apt-get full-upgrade (--force-confold)" \
+		root_run "$root" sh -c 'apt-get update -qq && apt-get full-upgrade -y -qq \
+			-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold' || return 1
+	check "$to: the root runs Debian 13" grep -qx 'VERSION_ID="13"' "$root/etc/os-release"
+	check "$to: upgraded: $new_version" test "$(status)" = "install ok installed $new_version"
+	check "$to: the edited $conf survived" grep -qx 'limit = "16 MiB";' "$root$conf"
+	stacks_list_once "$to"
+	check "$to: step 2's line in /etc/pam.d/runuser survived" \
+		grep -q '^session.*pam_memlock\.so' "$root/etc/pam.d/runuser"
+	new=$(moddir)/pam_memlock.so
+	check "$to: the module is in Debian 13's libpam directory, $new" test -f "$root$new"
+	check "$to: dpkg has it there, and nothing of the package in ${old%/*}" sh -c '
+		chroot "$1" dpkg -L libpam-memlock >"$1/tmp/list" &&
+		grep -qx "$2" "$1/tmp/list" && { [ "$2" = "$3" ] || ! grep -q "^${3%/*}/" "$1/tmp/list"; } &&
+		{ [ "$2" = "$3" ] || ! chroot "$1" dpkg -S "$3"; }' sh "$root" "$new" "$old"
+	check "$to: after: a session gets the policy (soft above 64 KiB)" \
+		test "$(session_soft)" -gt 64
+}
+
+# get_debs RELEASE: its packages in $work/debs/RELEASE, built or taken
+# from $PML_DEB_DEBS.
+get_debs() {
+	if [ -n "${PML_DEB_DEBS:-}" ]; then
+		mkdir -p "$work/debs/$1" && cp "$PML_DEB_DEBS/$1/"*.deb "$work/debs/$1/"
+	else
+		package_build "$1"
+	fi
+}
+
+for rel in bookworm trixie; do
+	if get_debs "$rel"; then
+		elapsed "$rel: packages built"
+		package_lifecycle "$rel"
+		elapsed "$rel: installed, upgraded, removed, purged"
+	else
+		built_all=no
+	fi
 done
-
-# A real session through the installed stack: the autopkgtest itself.
-cp "$top/debian/tests/session" "$root/tmp/session"
-mkdir -p "$root/tmp/autopkgtest"
-inroot "$root" env AUTOPKGTEST_TMP=/tmp/autopkgtest /tmp/session >"$work/session.out" 2>&1
-rc=$?
-if [ $rc -eq 77 ]; then
-	skip "autopkgtest session" "$(cat "$work/session.out")"
+if [ "${built_all:-yes}" = yes ]; then
+	release_upgrade
+	elapsed "release upgrade"
 else
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "autopkgtest: ${line#ok - }" ;;
-		"not ok - "*) not_ok "autopkgtest: ${line#not ok - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$work/session.out"
-	[ $rc -eq 0 ] || grep -q '^not ok' "$work/session.out" ||
-		not_ok "autopkgtest session exited $rc" "$(cat "$work/session.out")"
+	not_ok "bookworm to trixie: a package is missing" "see the build cases above"
 fi
-elapsed "installed and session tested"
-
-# An admin edits the policy; the newer version keeps the edit and puts its
-# own default beside it (dpkg's conffile handling, --force-confold as an
-# unattended upgrade answers).
-printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
-check "memlockctl explain reads the edited policy (16 MiB)" sh -c \
-	"chroot '$root' memlockctl explain root | grep -q '^soft: *16777216 bytes'"
-check "apt-get install ./libpam-memlock_${new_version}_$arch.deb (upgrade, --force-confold)" \
-	inroot "$root" apt-get install -y -qq -o Dpkg::Options::=--force-confdef \
-	-o Dpkg::Options::=--force-confold "./tmp/debs/libpam-memlock_${new_version}_$arch.deb"
-check "upgraded: $new_version" test "$(status)" = "install ok installed $new_version"
-check "the edited $conf survived the upgrade" \
-	grep -qx 'limit = "16 MiB";' "$root$conf"
-check "the new default is beside it as memlock.conf.dpkg-dist" \
-	grep -q 'the default of a newer package version' "$root$conf.dpkg-dist"
-check "the stacks still list pam_memlock once" sh -c \
-	"[ \$(grep -c 'pam_memlock\.so' '$root$stacks') -eq 1 ] &&
-	 [ \$(grep -c 'pam_memlock\.so' '$root$stacks_ni') -eq 1 ]"
-
-# Remove: out of the stacks, the files gone, the edited conffile kept.
-check "apt-get remove libpam-memlock" inroot "$root" apt-get remove -y -qq libpam-memlock
-check "removed, config files kept" test "$(status)" = "deinstall ok config-files $new_version"
-check "no PAM stack lists pam_memlock after remove" sh -c \
-	"! grep -rq pam_memlock '$root/etc/pam.d'"
-check "the module, memlockctl and the profile are gone" sh -c \
-	"! find '$root/lib' '$root/usr' -name 'pam_memlock.so' -o -name memlockctl \
-	   -o -path '*/pam-configs/memlock' | grep -q ."
-check "the edited $conf stays after remove" \
-	grep -qx 'limit = "16 MiB";' "$root$conf"
-
-# Purge with an admin's drop-in: the conffile goes, the drop-in stays.
-mkdir -p "$root/etc/security/memlock.d"
-echo 'limit = "4 MiB";' >"$root/etc/security/memlock.d/site.conf"
-check "dpkg --purge libpam-memlock (memlock.d holds an admin's file)" \
-	inroot "$root" dpkg --purge libpam-memlock
-check "purged: $conf and its .dpkg-dist are gone" sh -c \
-	"[ ! -e '$root$conf' ] && [ ! -e '$root$conf.dpkg-dist' ]"
-check "purged: the admin's memlock.d/site.conf stays" \
-	test -f "$root/etc/security/memlock.d/site.conf"
-for f in $stacks $stacks_ni; do
-	check "purged: $f is as before the install" cmp "$work/before/${f##*/}" "$root$f"
-done
-
-# Install again and purge with an empty memlock.d: nothing is left.
-rm -f "$root/etc/security/memlock.d/site.conf"
-# --autoremove: libconfig9 came in with the package, and goes with it.
-check "apt-get install, then apt-get purge --autoremove, with memlock.d empty" sh -c "
-	chroot '$root' apt-get install -y -qq /tmp/debs/libpam-memlock_${new_version}_$arch.deb &&
-	chroot '$root' apt-get purge --autoremove -y -qq libpam-memlock"
-check "purged: the empty memlock.d is gone" test ! -e "$root/etc/security/memlock.d"
-check "purged: the stacks are as before the install" sh -c \
-	"cmp '$work/before/common-session' '$root$stacks' &&
-	 cmp '$work/before/common-session-noninteractive' '$root$stacks_ni'"
-paths >"$work/after-paths"
-if diff "$work/before/paths" "$work/after-paths" >"$work/paths.diff"; then
-	ok "purged: no path in the root that was not there before the install"
-else
-	not_ok "purged: no path in the root that was not there before the install" \
-		"$(head -n 20 "$work/paths.diff")"
-fi
-check "purged: dpkg knows nothing of libpam-memlock" sh -c \
-	"! chroot '$root' dpkg-query -W -f='\${Status}' libpam-memlock 2>/dev/null | grep -q ."
-elapsed "done"
 tap_end

@@ -4,8 +4,9 @@
 # on this amd64 machine.  Multiarch: the i386 libpam, libconfig, check,
 # PAM modules (the tests' pam_permit/pam_deny) and nss_wrapper come from
 # Debian as :i386 packages; the compiler is the native gcc with -m32 and
-# lib32gcc-12-dev.  (gcc-multilib is not used: Debian lets it not coexist
-# with the s390x cross compiler of .ci/port-s390x.sh.)
+# its lib32gcc-N-dev (N is gcc's major version: 12 on Debian 12, 14 on
+# 13).  (gcc-multilib is not used: Debian lets it not coexist with the
+# s390x cross compiler of .ci/port-s390x.sh.)
 #
 #   .ci/port-i386.sh [BUILD_DIR]     BUILD_DIR: a configured tree ($PML_BUILD_DIR or .)
 #
@@ -23,7 +24,7 @@ build=${1:-${PML_BUILD_DIR:-$top}}
 work=$(mktemp -d /tmp/pml-i386-XXXXXX)
 trap 'rm -rf "$work" "$tap_log"' EXIT
 jobs=$(nproc 2>/dev/null || echo 2)
-packages="lib32gcc-12-dev libc6-dev:i386 libpam0g-dev:i386 libpam-modules:i386
+packages="lib32gcc-$(gcc -dumpversion | cut -d. -f1)-dev libc6-dev:i386 libpam0g-dev:i386 libpam-modules:i386
 	libconfig-dev:i386 check:i386 libnss-wrapper:i386"
 
 export DEBIAN_FRONTEND=noninteractive

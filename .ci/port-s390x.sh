@@ -34,10 +34,12 @@ check "cross compiler, qemu-user and mmdebstrap installed" \
 qemu=$(command -v qemu-s390x || command -v qemu-s390x-static) ||
 	bail "no qemu-s390x"
 
-# Without a mirror argument mmdebstrap uses this machine's apt sources.
-check "s390x sysroot (mmdebstrap --variant=extract)" \
+# The sysroot of this machine's own release, which its cross compiler is
+# made for (Debian 12 or 13).
+release=$(. /etc/os-release && echo "$VERSION_CODENAME")
+check "s390x sysroot of $release (mmdebstrap --variant=extract)" \
 	mmdebstrap --quiet --variant=extract --architectures=s390x \
-	--include=libc6-dev,libpam0g-dev,libconfig-dev,check bookworm "$sysroot" ||
+	--include=libc6-dev,libpam0g-dev,libconfig-dev,check "$release" "$sysroot" ||
 	{ tap_end; exit 1; }
 # Debian's development symlinks are absolute (libpam.so -> /lib/...): from
 # outside the sysroot they dangle, and the linker would quietly take

@@ -27,13 +27,21 @@
 #       steps, so a CI run makes each root once; without it the cache lasts
 #       as long as the script.  Ask for the same PACKAGEs as another step
 #       to share its root.
+#   root_named DIR NAME
+#       root_make with the release, variant and packages that .ci/roots
+#       gives NAME: the roots tests/run-all.sh bakes in the background.
+#   root_bake NAME...
+#       Only puts the roots .ci/roots names into $PML_ROOT_CACHE, one after
+#       the other, for a later root_named to copy (.ci/root-bake.sh).
 #   root_run DIR COMMAND [ARG...]
 #       COMMAND as root in DIR, with a clean environment: PATH, HOME=/root,
 #       LC_ALL=C.UTF-8, DEBIAN_FRONTEND=noninteractive (more with
 #       `root_run DIR env NAME=VALUE ... COMMAND`).
 #
-# PML_ROOT_KEEP=1 keeps the roots on disk, in the directory it names, for a
+# PML_ROOT_KEEP=1 keeps the roots on disk, and says where, for a
 # look after a failure.  Needs root (chroot, mount, mmdebstrap's root mode).
+
+root_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 root_enter() {
 	local work rc
@@ -114,6 +122,36 @@ root_prepare() {
 		echo '127.0.0.1 localhost' >>"$dir/etc/hosts"
 	printf '#!/bin/sh\n# root.sh: no daemon starts in this chroot\nexit 101\n' \
 		>"$dir/usr/sbin/policy-rc.d" && chmod 0755 "$dir/usr/sbin/policy-rc.d"
+}
+
+# The line of .ci/roots for NAME: release, variant, packages, each @FILE
+# replaced by the packages of that list.
+root_spec() {
+	local word
+	# shellcheck disable=SC2046
+	set -- $(sed 's/#.*//' "$root_top/.ci/roots" | awk -v n="$1" '$1 == n { $1 = ""; print }')
+	[ $# -ge 2 ] || return 1
+	for word in "$@"; do
+		case $word in
+		@*) sed 's/#.*//' "$root_top/${word#@}" ;;
+		*) echo "$word" ;;
+		esac
+	done
+}
+
+root_named() {
+	local spec
+	spec=$(root_spec "$2") || { echo "root_named: no root \"$2\" in .ci/roots" >&2; return 1; }
+	# shellcheck disable=SC2086
+	root_make "$1" $spec
+}
+
+root_bake() {
+	local name
+	for name in "$@"; do
+		root_named "$ROOT_WORK/$name" "$name" && umount -R "$ROOT_WORK/$name" &&
+			rm -rf "${ROOT_WORK:?}/$name"
+	done
 }
 
 root_run() {

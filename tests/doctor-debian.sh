@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
-# memlockctl doctor against Debian's own files: the packages are fetched
-# with apt-get download (cached in PML_DOCTOR_CACHE, /var/cache/pml-doctor
-# by default, reused when present), unpacked with dpkg-deb -x into a root,
-# common-* generated there by the real pam-auth-update with pam_memlock's
-# profile, and doctor run with --root.  Nothing of this machine is written:
-# pam-auth-update runs in a private mount namespace with a scratch debconf.
-# Prints TAP; skips, with the reason, where the registry cannot be reached.
+# memlockctl doctor against Debian's own files, of the release this runs
+# on (Debian 12 or 13): the packages are fetched with apt-get download
+# (cached per release in PML_DOCTOR_CACHE, /var/cache/pml-doctor by
+# default, reused when present), unpacked into a root laid out as that
+# release lays out a machine (merged /usr: /lib a symlink to usr/lib), the
+# module put beside libpam's own, common-* generated there by the real
+# pam-auth-update with pam_memlock's profile, and doctor run with --root.
+# Nothing of this machine is written: pam-auth-update runs in a private
+# mount namespace with a scratch debconf.  Prints TAP; skips, with the
+# reason, where the registry cannot be reached.
 set -u
 
 ctl=${PML_BUILDDIR:?run with make check}/memlockctl
 src=${PML_SRCDIR:?run with make check}
-cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}
+release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
+cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}/$release
 packages="openssh-server login util-linux sudo cron systemd libpam-runtime
 	libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
@@ -61,10 +65,16 @@ scratch=$(mktemp -d /tmp/pml-doctor-deb-XXXXXX) || exit 99
 root=$scratch/root
 mkdir -p "$root"
 
-# 2. Unpack every package into the root, as dpkg would leave it.
+# 2. Unpack every package into the root, as dpkg would leave it on a
+# merged-/usr machine, which both releases are: the symlinks their
+# installers make, kept when a package ships files under /lib.
+for d in bin sbin lib lib64; do
+	mkdir -p "$root/usr/$d" && ln -s "usr/$d" "$root/$d"
+done
 unpacked=true
 for deb in "$cache"/*.deb; do
-	dpkg-deb -x "$deb" "$root" || unpacked=false
+	dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$root" ||
+		unpacked=false
 done
 if $unpacked && [ -f "$root/etc/pam.d/sshd" ] && [ -f "$root/usr/share/pam/common-session" ]; then
 	ok "the packages unpack into a root"
@@ -82,8 +92,10 @@ cp "$root"/usr/share/pam/common-auth "$root"/usr/share/pam/common-account \
 	"$root"/usr/share/pam/common-session-noninteractive "$root/etc/pam.d/"
 cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
 install -m 0644 "$src/conf/memlock.conf" -D "$root/etc/security/memlock.conf"
-moddir=$root/lib/x86_64-linux-gnu/security
-install -m 0644 /dev/null "$moddir/pam_memlock.so"
+# The module beside libpam's own pam_unix.so: /lib/<triplet>/security on
+# Debian 12, /usr/lib/<triplet>/security on 13.
+moddir=$(dpkg-deb -c "$cache"/libpam-modules_*.deb | awk '/\/pam_unix\.so$/ { print $NF }')
+install -m 0644 /dev/null "$root/${moddir%/*}/pam_memlock.so"
 mkdir -p "$scratch/debconf" "$root/var/lib/pam"
 unshare -m --propagation private sh -c '
 	mount --bind "$1" /var/cache/debconf &&
@@ -123,15 +135,27 @@ else:
 }
 
 # 4-5. sshd and cron: Debian runs pam_limits after common-session there.
+# Debian 12's Linux-PAM (1.5) starts it from PID 1's limits, so it
+# overrides the policy; from 1.7.0 (Debian 13) it leaves a limit that no
+# limits.conf line names alone unless given set_all (libpam-modules'
+# NEWS.Debian), and the policy stands.
+pam_version=$(dpkg-deb -f "$cache"/libpam-modules_*.deb Version)
 for svc in sshd cron; do
 	line=$(line_of /etc/pam.d/$svc pam_limits.so)
-	want="overridden add \"session optional pam_memlock.so\" to /etc/pam.d/$svc, right after line $line (pam_limits)"
+	if dpkg --compare-versions "$pam_version" lt 1.7.0; then
+		desc="$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix"
+		want="overridden add \"session optional pam_memlock.so\" to /etc/pam.d/$svc, right after line $line (pam_limits)"
+	else
+		# TODO until doctor models Linux-PAM 1.7's pam_limits; then this
+		# passes, automake counts it as XPASS, and the TODO goes.
+		desc="$svc is ok: Linux-PAM $pam_version's pam_limits at line $line leaves the limit # TODO doctor has no model of Linux-PAM 1.7's pam_limits yet ($release)"
+		want="ok "
+	fi
 	got=$(verdict $svc)
 	if [ "$got" = "$want" ]; then
-		ok "$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix"
+		ok "$desc"
 	else
-		not_ok "$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix" \
-			"want: $want" "got:  $got"
+		not_ok "$desc" "want: $want" "got:  $got"
 	fi
 done
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make install into a DESTDIR: the module lands in the PAM module directory
-# without its libtool archive, the shipped policy is installed when absent,
-# an edited policy is never overwritten on upgrade, and uninstall removes
-# only what is still the shipped file.
+# without its libtool archive, the shipped policy is installed when absent
+# (with an empty memlock.d beside it), an edited policy is never
+# overwritten on upgrade, and uninstall removes only what is still the
+# shipped file.
 set -u
 build=${PML_BUILDDIR:?run with make check}
 make=${PML_MAKE:-make}
@@ -14,7 +15,7 @@ check() { # description, command...
 	n=$((n + 1)); desc=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
 }
-echo "1..9"
+echo "1..11"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 # Automake writes these as ${prefix}-style shell expansions: evaluate in order.
 for var in prefix exec_prefix libdir sysconfdir pammoddir; do
@@ -24,6 +25,7 @@ conf=$dest$sysconfdir/security/memlock.conf
 check "module installed in $pammoddir" test -f "$dest$pammoddir/pam_memlock.so"
 check "no libtool archive beside it" test ! -e "$dest$pammoddir/pam_memlock.la"
 check "shipped policy installed" cmp "${PML_SRCDIR:?}/conf/memlock.conf" "$conf"
+check "memlock.d installed beside it, empty" test -d "${conf%/*}/memlock.d"
 echo 'limit = "16 MiB";' > "$conf"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 check "an edited policy survives reinstall" grep -qx 'limit = "16 MiB";' "$conf"
@@ -31,6 +33,7 @@ check "the new default goes beside it as .dist" cmp "$PML_SRCDIR/conf/memlock.co
 $make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>&1
 check "uninstall keeps the edited policy" test -f "$conf"
 check "uninstall removes the module" test ! -e "$dest$pammoddir/pam_memlock.so"
+check "uninstall removes the empty memlock.d" test ! -e "${conf%/*}/memlock.d"
 
 # Uninstalling while a stack still names the module: a warning that names
 # the stack; nothing is warned about when no stack names it.

@@ -16,15 +16,65 @@
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
 #      decision and loader tests under qemu-user
-#  12. .ci/debian-package.sh: the Debian package built, linted, installed,
-#      upgraded, removed and purged in fresh Debian 12 roots
+#  12. .ci/debian13.sh: 1 and 3 again in a fresh Debian 13 root, built
+#      with its own toolchain, the end-to-end tests driving its own sshd, su
+#      and runuser
+#  13. .ci/debian-package.sh: the Debian package built, linted, installed,
+#      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
+#      the upgrade from Debian 12 to 13
+# (the roots of 12 and 13 made in the background from the start:
+# .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted.
+#
+# First, as root on Debian, it installs what the suite needs
+# (.ci/packages.check and .ci/packages) and configures the tree again, so
+# that configure finds it: a tree built after the README's first command
+# needs nothing else.  Each step says how long it took.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PML_BUILD_DIR:-$top}
 jobs=$(nproc 2>/dev/null || echo 2)
 passed=0 failed=0 skipped=0 status=0
+step_started=$(date +%s)
+# took NAME: how long the step that just ended took.
+took() {
+	echo "== $1 took $(($(date +%s) - step_started)) s"
+	step_started=$(date +%s)
+}
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "== apt-get install .ci/packages.check .ci/packages"
+	packages=$(sed 's/#.*//' "$top/.ci/packages.check" "$top/.ci/packages")
+	apt_log=$(mktemp /tmp/pml-apt-XXXXXX)
+	# shellcheck disable=SC2086
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		$packages >"$apt_log" 2>&1; then
+		# Lists older than the archive: once more after an update.
+		# shellcheck disable=SC2086
+		apt-get update -qq >>"$apt_log" 2>&1 &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				$packages >>"$apt_log" 2>&1 ||
+			{ tail -n 20 "$apt_log" >&2; echo "== could not install the suite's packages" >&2
+			  failed=$((failed + 1)) status=1; }
+	fi
+	rm -f "$apt_log"
+	(cd "$build" && ./config.status --recheck >/dev/null && ./config.status >/dev/null) ||
+		{ echo "== configure again failed" >&2; failed=$((failed + 1)) status=1; }
+	took "installing and configuring"
+fi
+
+# The Debian roots of the later steps (.ci/roots): each made once, in the
+# background while the first steps run, mostly waiting on the network.
+PML_ROOT_CACHE=$(mktemp -d /tmp/pml-roots-XXXXXX)
+export PML_ROOT_CACHE
+bake_log=$(mktemp /tmp/pml-root-bake-XXXXXX)
+bake_pid=
+if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
+	"$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
+	bake_pid=$!
+fi
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log"' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -48,10 +98,12 @@ tally() {
 echo "== make check"
 make -C "$build" -j"$jobs" check || status=1
 tally "make check" "$build"
+took "make check"
 
 echo "== make check-vm (real root in a TCG virtual machine)"
 make -C "$build" check-vm || status=1
 tally "check-vm" "$build/tests/e2e"
+took "check-vm"
 
 echo "== make check with --enable-sanitizers (ASan+UBSan, no recovery)"
 san=$(mktemp -d /tmp/pml-sanitizers-XXXXXX)
@@ -67,6 +119,7 @@ else
 	failed=$((failed + 1)) status=1
 fi
 cd "$top" && rm -rf "$san"
+took "sanitizers"
 
 # The benchmark is not a timed test: it is built and run once at a tiny size
 # to keep it working, and counts as one case that passes if it completes.
@@ -78,6 +131,7 @@ else
 	echo "== bench: did not complete" >&2
 	failed=$((failed + 1)) status=1
 fi
+took "bench"
 
 # The release tarball: distcheck builds it out of tree from a read-only
 # source, runs its tests, installs, uninstalls and finds nothing left
@@ -93,18 +147,22 @@ else
 	echo "== distcheck: failed (whole log: $dist_log)" >&2
 	failed=$((failed + 1)) status=1
 fi
+took "distcheck"
 
 echo "== make check-valgrind (libpam tests, the 1,000-session soak and failed allocations under memcheck)"
 make -C "$build" check-valgrind || status=1
 tally "check-valgrind" "$build" test-suite-valgrind.log
+took "check-valgrind"
 
 echo "== make soak-long (100,000 sessions in one process: RSS and descriptors flat)"
 make -C "$build" soak-long || status=1
 tally "soak-long" "$build" test-suite-soak.log
+took "soak-long"
 
 echo "== make check-directory (real slapd and nslcd in private namespaces; slapd killed and stopped)"
 make -C "$build" check-directory || status=1
 tally "check-directory" "$build" test-suite-directory.log
+took "check-directory"
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.
@@ -124,27 +182,32 @@ p=$(grep -c '^ok ' "$fuzz_tap") f=$(grep -c -e '^not ok ' -e '^Bail out!' "$fuzz
 echo "== fuzz: $p passed, $f failed, 0 skipped"
 passed=$((passed + p)) failed=$((failed + f))
 rm -f "$fuzz_tap"
+took "fuzz"
 
 # Steps that print TAP of their own (.ci/*.sh): every case counted, a
-# "# SKIP" one as skipped; a step that printed no case, or bailed out,
-# counts as one failure.
+# "# SKIP" one as skipped; a "not ok ... # TODO" one is a known gap,
+# reported and not counted, and an "ok ... # TODO" one, a gap that has
+# closed, counts as failed until its TODO goes.  A step that printed no
+# case, or bailed out, counts as one failure.
 tap_tally() {
-	local name=$1 tap=$2 p f s
+	local name=$1 tap=$2 p f s x xp
 	p=$(grep -c '^ok ' "$tap" | tr -d ' ')
 	s=$(grep -c '^ok .*# SKIP' "$tap" | tr -d ' ')
+	xp=$(grep -c '^ok .*# TODO' "$tap" | tr -d ' ')
+	x=$(grep -c '^not ok .*# TODO' "$tap" | tr -d ' ')
 	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
-	p=$((p - s))
-	[ $((p + f + s)) -eq 0 ] && f=1
+	p=$((p - s - xp)) f=$((f - x + xp))
+	[ $((p + f + s + x)) -eq 0 ] && f=1
 	echo "== $name: $p passed, $f failed, $s skipped"
+	[ "$x" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO, not counted"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 run_tap_step() { # name, script
-	local name=$1 script=$2 tap start
+	local name=$1 script=$2 tap
 	tap=$(mktemp /tmp/pml-step-tap-XXXXXX)
-	start=$(date +%s)
 	PML_BUILD_DIR=$build "$top/$script" "$build" | tee "$tap" || status=1
-	echo "== $name took $(($(date +%s) - start)) s"
 	tap_tally "$name" "$tap"
+	took "$name"
 	rm -f "$tap"
 }
 
@@ -154,8 +217,12 @@ run_tap_step i386 .ci/port-i386.sh
 echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh)"
 run_tap_step s390x .ci/port-s390x.sh
 
-echo "== Debian package: build, lintian, install, upgrade, remove, purge in fresh roots (.ci/debian-package.sh)"
+echo "== Debian 13: make check and the sanitizers in a fresh trixie root (.ci/debian13.sh)"
+run_tap_step "debian 13" .ci/debian13.sh
+
+echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
 run_tap_step "debian package" .ci/debian-package.sh
 
+[ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

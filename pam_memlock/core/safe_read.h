@@ -17,8 +17,10 @@
 /*
  * As an OWNER: any owner and any mode, for a candidate file that is not
  * installed yet (memlockctl check --conf).  The module never uses it.
+ * (-1) in parentheses: clang-format 19 takes a bare "(uid_t)-1" in a macro
+ * for a subtraction, 14 for a cast; both leave this form as it is.
  */
-#define PML_ANY_OWNER ((uid_t)-1)
+#define PML_ANY_OWNER ((uid_t)(-1))
 
 struct pml_text {
 	char *data; /* NUL-terminated; may hold NULs before len */

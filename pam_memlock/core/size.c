@@ -100,8 +100,10 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 		if (i == sizeof(units) / sizeof(units[0])) {
 			if (*p == ' ' || *p == '\t')
 				return fail(why, "only one space may stand before the unit");
-			if (is_digit(*p) || *p == '.' || *p == 'x' || *p == 'e' ||
-			    *p == 'E')
+			/* "1e6", but "16 EiB" is a unit, if not ours. */
+			if (is_digit(*p) || *p == '.' || *p == 'x' ||
+			    ((*p == 'e' || *p == 'E') &&
+			     (is_digit(p[1]) || p[1] == '-' || p[1] == '+')))
 				return fail(why, "expected a plain decimal number");
 			if (*p == '%')
 				return fail(why, "a share of RAM is not allowed here");

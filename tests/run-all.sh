@@ -18,6 +18,9 @@
 #      decision and loader tests under qemu-user
 #  12. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 roots
+#  13. .ci/libconfig-versions.sh: every golden file and step 9's fuzz
+#      corpus through this build (libconfig 1.5) and a Debian 13 root's
+#      (libconfig 1.7.3): the same verdicts and messages
 # and one closing line: "N passed, N failed, N skipped", every case counted.
 set -uo pipefail
 
@@ -113,8 +116,11 @@ echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
 # From `make distdir`: a tree configured in place cannot host another build.
 fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
 fuzz_src=$(mktemp -d /tmp/pml-fuzz-src-XXXXXX)
+# The corpus is kept for step 13, which runs it through both libconfigs.
+fuzz_corpus=$(mktemp -d /tmp/pml-fuzz-corpus-XXXXXX)
 if make -C "$build" distdir distdir="$fuzz_src/src" >/dev/null; then
-	"$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" | tee "$fuzz_tap" || status=1
+	PML_FUZZ_CORPUS=$fuzz_corpus "$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" |
+		tee "$fuzz_tap" || status=1
 else
 	echo "Bail out! make distdir failed" | tee "$fuzz_tap"
 fi
@@ -156,6 +162,12 @@ run_tap_step s390x .ci/port-s390x.sh
 
 echo "== Debian package: build, lintian, install, upgrade, remove, purge in fresh roots (.ci/debian-package.sh)"
 run_tap_step "debian package" .ci/debian-package.sh
+
+echo "== libconfig 1.5 and 1.7.3: every golden file and the fuzz corpus, the same verdicts and messages (.ci/libconfig-versions.sh)"
+export PML_FUZZ_CORPUS=$fuzz_corpus
+run_tap_step "libconfig versions" .ci/libconfig-versions.sh
+unset PML_FUZZ_CORPUS
+rm -rf "$fuzz_corpus"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

@@ -80,10 +80,11 @@ const char *pml_nearest_word(const char *text, const char *const *words)
 	return best;
 }
 
-/* What people write for a unit, and the unit they mean. */
+/* What people write for a unit, and the unit they mean.  Arrays, not
+ * pointers: pointers would be relocated in every session's dlopen. */
 static const struct {
-	const char *written; /* lower case */
-	const char *unit;
+	char written[6]; /* lower case */
+	char unit[4];
 } unit_spellings[] = {
 	{ "b", "B" },
 	{ "byte", "B" },

@@ -67,8 +67,7 @@ static const char *suggestion(const char *text, const char *const *words,
 	return buf;
 }
 
-/* How each key's value is read: the three parsers of size.h; mode is
- * read by parse_mode. */
+/* How each size's value is read; mode and share_of are words. */
 typedef int (*value_parser)(const char *text, struct pml_amount *out,
 			    const char **why);
 
@@ -125,7 +124,8 @@ static void out_of_memory(struct parser *p)
 	p->rc = -ENOMEM;
 }
 
-static const char *const type_names[] = {
+/* Arrays, not pointers, which every session's dlopen would relocate. */
+static const char type_names[][24] = {
 	[CONFIG_TYPE_INT] = "a number",
 	[CONFIG_TYPE_INT64] = "a number",
 	[CONFIG_TYPE_FLOAT] = "a floating-point number",
@@ -140,7 +140,7 @@ static const char *type_name(const config_setting_t *s)
 {
 	unsigned type = (unsigned)config_setting_type(s);
 
-	return type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type] != NULL
+	return type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type][0] != '\0'
 		       ? type_names[type]
 		       : "something else";
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,8 +241,8 @@ static void note(struct problem *first, size_t at, const char *why)
  * as if the file were fine.
  *
  * With MASK (a copy of TEXT), it writes each bare decimal integer there as
- * "0" and blanks instead of refusing anything; *INTEGERS says whether there
- * was one.
+ * zeros ("-0000" for "-1234"), which both libconfig releases read as 0,
+ * instead of refusing anything; *INTEGERS says whether there was one.
  *
  * This runs on every session over the whole file, so it stops only at the
  * characters in lexemes[], none of which a valid policy has outside
@@ -281,9 +282,9 @@ static int walk(const char *name, const char *text, size_t len,
 			} else {
 				j = i;
 				i = token_end = number_end(text, len, i, &integer);
-				if (integer && mask != NULL)
-					for (mask[j] = '0'; ++j < i;)
-						mask[j] = ' ';
+				for (; integer && mask != NULL && j < i; j++)
+					if (is_digit(mask[j]))
+						mask[j] = '0';
 				*integers |= integer;
 			}
 			last = text[i - 1];
@@ -344,8 +345,8 @@ static int walk(const char *name, const char *text, size_t len,
 			break;
 		case COMMA:
 			/* 1.7.3 also takes "[ a,, b ]"; neither takes "[ , a ]". */
-			if (depth > 0 && open[depth - 1] != '{' &&
-			    strchr(",([", last) != NULL)
+			if ((last == ',' || last == '(' || last == '[') && depth > 0 &&
+			    open[depth - 1] != '{')
 				note(&first, i, "syntax error: remove this comma: no element stands before it");
 			last = ',';
 			comma = i++;
@@ -413,9 +414,9 @@ int pml_text_prepare(const char *name, const char *text, size_t len,
 	copy = malloc(len + 2);
 	if (copy == NULL)
 		return -ENOMEM;
-	memcpy(copy, text, len);
-	copy[len] = newline ? '\n' : '\0';
-	copy[len + 1] = '\0';
+	/* Not memcpy: the module would import it, and libpam binds every
+	 * import again in each session.  The check refused NUL bytes. */
+	snprintf(copy, len + 2, "%.*s%s", (int)len, text, newline ? "\n" : "");
 	/* The check found nothing to refuse: this walk only writes. */
 	if (integers)
 		walk(name, text, len, log, copy, &integers);

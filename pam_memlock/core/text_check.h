@@ -20,7 +20,7 @@
  *
  * Copied: a text without a final newline gets one (1.5 calls a last line
  * that is a comment without one a syntax error), and every bare decimal
- * integer is handed over as 0 (1.7.3 refuses one that is out of 64-bit
+ * integer is handed over as zeros (1.7.3 refuses one that is out of 64-bit
  * range or has a leading 0 and an 8 or 9; 1.5 reads those): no value of
  * the policy is a number, so the parser refuses each one by its type
  * alone, with the same message on both.

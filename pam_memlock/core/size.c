@@ -128,8 +128,7 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 	    __builtin_add_overflow(whole << shift, part, &total) ||
 	    total > PML_BYTES_MAX)
 		return fail(why, "too large (for no limit write \"unlimited\")");
-	*out = (struct pml_amount){ .kind = PML_AMOUNT_BYTES, .bytes = total,
-				    .unitless = *p == '\0' };
+	*out = (struct pml_amount){ .kind = PML_AMOUNT_BYTES, .bytes = total, .unitless = *p == '\0' };
 	return 0;
 }
 

@@ -22,6 +22,9 @@
 #  13. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
 #      the upgrade from Debian 12 to 13
+#  14. .ci/libconfig-versions.sh: every golden file and step 9's fuzz
+#      corpus through this build (libconfig 1.5) and a Debian 13 root's
+#      (libconfig 1.7.3): the same verdicts and messages
 # (the roots of 12 and 13 made in the background from the start:
 # .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted.
@@ -171,8 +174,11 @@ echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
 # From `make distdir`: a tree configured in place cannot host another build.
 fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
 fuzz_src=$(mktemp -d /tmp/pml-fuzz-src-XXXXXX)
+# The corpus is kept for step 13, which runs it through both libconfigs.
+fuzz_corpus=$(mktemp -d /tmp/pml-fuzz-corpus-XXXXXX)
 if make -C "$build" distdir distdir="$fuzz_src/src" >/dev/null; then
-	"$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" | tee "$fuzz_tap" || status=1
+	PML_FUZZ_CORPUS=$fuzz_corpus "$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" |
+		tee "$fuzz_tap" || status=1
 else
 	echo "Bail out! make distdir failed" | tee "$fuzz_tap"
 fi
@@ -222,6 +228,12 @@ run_tap_step "debian 13" .ci/debian13.sh
 
 echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
 run_tap_step "debian package" .ci/debian-package.sh
+
+echo "== libconfig 1.5 and 1.7.3: every golden file and the fuzz corpus, the same verdicts and messages (.ci/libconfig-versions.sh)"
+export PML_FUZZ_CORPUS=$fuzz_corpus
+run_tap_step "libconfig versions" .ci/libconfig-versions.sh
+unset PML_FUZZ_CORPUS
+rm -rf "$fuzz_corpus"
 
 [ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
 echo "$passed passed, $failed failed, $skipped skipped"

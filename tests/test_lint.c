@@ -155,6 +155,23 @@ START_TEST(zero_limit_is_named)
 }
 END_TEST
 
+/* Below the kernel's old default of 64 KiB: "8192" is bytes here and KiB
+ * in limits.conf, so a number without a unit gets one suggested. */
+START_TEST(small_limit_is_named_with_the_unit)
+{
+	assert_lint("limit = \"8192\";\n"
+		    "rules = (\n"
+		    "  { user = \"a\"; soft = \"63 KiB\"; hard = \"65535 B\"; },\n"
+		    "  { user = \"b\"; hard = \"65536\"; soft = \"64 KiB\"; },\n"
+		    "  { user = \"c\"; limit = \"100\"; }\n"
+		    ");\n", 4,
+		    "t.conf:1: warning: limit \"8192\" is 8 KiB, below the kernel's own default of 64 KiB before Linux 5.16: a size without a unit is in bytes, where limits.conf counts memlock in KiB; did you mean \"8192 KiB\"?\n"
+		    "t.conf:3: warning: soft is 63 KiB, below the kernel's own default of 64 KiB before Linux 5.16: mlock, io_uring and RDMA get next to nothing\n"
+		    "t.conf:3: warning: hard is 65535 bytes, below the kernel's own default of 64 KiB before Linux 5.16: mlock, io_uring and RDMA get next to nothing\n"
+		    "t.conf:5: warning: limit \"100\" is 100 bytes, below the kernel's own default of 64 KiB before Linux 5.16: a size without a unit is in bytes, where limits.conf counts memlock in KiB; did you mean \"100 KiB\"?\n");
+}
+END_TEST
+
 /* floor and ceiling hold a share of RAM; on fixed sizes they do nothing.
  * A rule that inherits a share from the top level does use them. */
 START_TEST(bounds_on_fixed_sizes_do_nothing)
@@ -342,6 +359,7 @@ int main(void)
 	tcase_add_test(tc, broader_later_rule_is_named);
 	tcase_add_test(tc, exceptions_after_general_rules_are_quiet);
 	tcase_add_test(tc, zero_limit_is_named);
+	tcase_add_test(tc, small_limit_is_named_with_the_unit);
 	tcase_add_test(tc, bounds_on_fixed_sizes_do_nothing);
 	tcase_add_test(tc, unknown_service_is_named);
 	tcase_add_test(tc, subset_of_names_is_hidden);

@@ -245,7 +245,7 @@ START_TEST(bad_value_names_file_and_line)
 
 	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
 	ck_assert_uint_eq(r.soft, 64 * KiB);
-	snprintf(line, sizeof(line), "<3> " PREFIX "%s:3: limit: \"8 MB\": unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)\n",
+	snprintf(line, sizeof(line), "<3> " PREFIX "%s:3: limit: \"8 MB\": unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024); did you mean \"8 MiB\"?\n",
 		 env.policy);
 	assert_logged(line);
 }

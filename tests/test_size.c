@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "hints.h"
 #include "policy.h"
 #include "size.h"
 #include "output/text.h"
@@ -92,6 +93,10 @@ static const struct bad bad_sizes[] = {
 	{ "0x10", "expected a plain decimal number" },
 	{ "1e6", "expected a plain decimal number" },
 	{ "1E6", "expected a plain decimal number" },
+	{ "1e+6", "expected a plain decimal number" },
+	{ "16 EiB", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "16 E", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
+	{ "1 PiB", "unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024)" },
 	{ "1.5.1", "expected a plain decimal number" },
 	{ "1.", "expected a digit after the decimal point" },
 	{ ".5", "expected a number" },
@@ -139,6 +144,33 @@ static const struct good_share good_shares[] = {
 	{ "100.000%", 100000 },
 	{ "050%", 50000 },
 };
+
+/* What "did you mean" offers for a size: the unit this policy takes. */
+static const struct {
+	const char *text, *hint; /* NULL: no hint */
+} size_hints[] = {
+	{ "8 MB", "8 MiB" },	    { "1GB", "1 GiB" },	      { "8 mib", "8 MiB" },
+	{ "8  MiB", "8 MiB" },	    { "8\tMiB", "8 MiB" },    { "1.5gb", "1.5 GiB" },
+	{ "8192 bytes", "8192 B" }, { "64 kB", "64 KiB" },    { "4 k", "4 KiB" },
+	{ "2 Ti", "2 TiB" },	    { "8 MiB", NULL },	      { "8M", NULL },
+	{ "16 EiB", NULL },	    { "8 MiBs", NULL },	      { "MB", NULL },
+	{ ".5 GB", NULL },	    { "unlimited", NULL },    { "", NULL },
+};
+
+START_TEST(hints_the_unit_meant)
+{
+	char buf[48];
+	const char *got = pml_size_hint(size_hints[_i].text, buf, sizeof(buf));
+
+	if (size_hints[_i].hint == NULL)
+		ck_assert_msg(got == NULL, "\"%s\": hint \"%s\", want none",
+			      size_hints[_i].text, got);
+	else
+		ck_assert_msg(got != NULL && strcmp(got, size_hints[_i].hint) == 0,
+			      "\"%s\": hint \"%s\", want \"%s\"", size_hints[_i].text,
+			      got != NULL ? got : "(none)", size_hints[_i].hint);
+}
+END_TEST
 
 START_TEST(parses_good_share)
 {
@@ -419,6 +451,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, parses_good_size, 0, COUNT(good_sizes));
 	tcase_add_loop_test(tc, refuses_bad_size, 0, COUNT(bad_sizes));
+	tcase_add_loop_test(tc, hints_the_unit_meant, 0, COUNT(size_hints));
 	tcase_add_loop_test(tc, parses_good_share, 0, COUNT(good_shares));
 	tcase_add_loop_test(tc, refuses_bad_share, 0, COUNT(bad_shares));
 	tcase_add_test(tc, limit_takes_sizes_too);

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 #include "hints.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-#define WORD_MAX 64
 
 /* The start of LINE (1-based) in TEXT, and its length through *LINE_LEN. */
 static const char *find_line(const char *text, size_t len, unsigned line,
@@ -73,116 +72,267 @@ static char last_char_before(const char *text, const char *line_start)
 	return '\0';
 }
 
-/* "uid = 1000-59999" with no quotes. */
-static bool unquoted_range(const char *s, size_t n)
+static bool is_name_start(char c)
 {
-	size_t i;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*';
+}
 
-	for (i = 0; i + 1 < n; i++) {
-		if (s[i] == '=' || s[i] == ':') {
-			size_t j = i + 1;
+/* Appends what FMT makes to BUF at *USED; false once it no longer fits. */
+static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-			while (j < n && is_blank(s[j]))
-				j++;
-			if (j < n && s[j] >= '0' && s[j] <= '9') {
-				while (j < n && s[j] >= '0' && s[j] <= '9')
-					j++;
-				if (j < n && s[j] == '-')
-					return true;
-			}
+static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - *used)
+		return false;
+	*used += (size_t)n;
+	return true;
+}
+
+/* [*S, *S + *N) without the blanks at either end. */
+static void trim(const char **s, size_t *n)
+{
+	while (*n > 0 && is_blank(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && is_blank((*s)[*n - 1]))
+		(*n)--;
+}
+
+/* Where the value that starts at P ends: at ; , } or a comment. */
+static const char *value_end(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p == ';' || *p == ',' || *p == '}' || *p == '#' ||
+		    (*p == '/' && p + 1 < end && p[1] == '/'))
+			break;
+	return p;
+}
+
+/*
+ * KEY = and the list at P ("[" or "(") with every element in double
+ * quotes, into BUF; false when every element already is, or when the list
+ * does not end on this line.
+ */
+static bool quote_list(const char *key, size_t key_len, const char *p,
+		       const char *end, char *buf, size_t size)
+{
+	char close = *p == '[' ? ']' : ')';
+	const char *stop = memchr(p, close, (size_t)(end - p)), *e, *next;
+	bool changed = false, first = true;
+	size_t used = 0, n;
+
+	if (stop == NULL ||
+	    !append(buf, size, &used, "write each name in quotes: %.*s = %c",
+		    (int)key_len, key, *p))
+		return false;
+	for (e = p + 1; e < stop; e = next + 1) {
+		next = memchr(e, ',', (size_t)(stop - e));
+		if (next == NULL)
+			next = stop;
+		n = (size_t)(next - e);
+		trim(&e, &n);
+		if (n == 0)
+			continue;
+		changed |= *e != '"';
+		if (!append(buf, size, &used, *e == '"' ? "%s%.*s" : "%s\"%.*s\"",
+			    first ? "" : ", ", (int)n, e))
+			return false;
+		first = false;
+	}
+	return changed && append(buf, size, &used, "%c;", close);
+}
+
+/*
+ * "limit = 8 MiB;", "group = rdma;", "user = [alice, bob];": the first
+ * setting on the line [S, S + N) whose value is not quoted, written with
+ * quotes into BUF.
+ */
+static bool unquoted_value(const char *s, size_t n, char *buf, size_t size)
+{
+	const char *p = s, *end = s + n, *key, *v;
+	size_t key_len, used = 0, len;
+
+	while (p < end) {
+		if (*p == '"') { /* a quoted value: past it */
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			p++;
+			continue;
 		}
+		if (*p == '#' || (*p == '/' && p + 1 < end && p[1] == '/'))
+			return false;
+		if (!is_name_start(*p) || (p > s && is_name_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		for (key = p; p < end && is_name_char(*p); p++)
+			;
+		key_len = (size_t)(p - key);
+		for (v = p; v < end && is_blank(*v); v++)
+			;
+		if (v >= end || (*v != '=' && *v != ':'))
+			continue;
+		for (v++; v < end && is_blank(*v); v++)
+			;
+		if (v < end && *v == '"') { /* quoted: skipped above */
+			p = v;
+			continue;
+		}
+		if (v >= end || *v == '{') { /* a rule: its keys in turn */
+			p = v + 1;
+			continue;
+		}
+		if (*v == '[' || *v == '(') {
+			for (p = v + 1; p < end && is_blank(*p); p++)
+				;
+			/* A list of names, not of rules. */
+			if (p < end && strchr("{([", *p) == NULL &&
+			    quote_list(key, key_len, v, end, buf, size))
+				return true;
+			continue;
+		}
+		len = (size_t)(value_end(v, end) - v);
+		trim(&v, &len);
+		/* "limit == ..." or "limit = = ...": no value to quote. */
+		for (p = v; p < v + len && strchr("\"=:{}()[]", *p) == NULL; p++)
+			;
+		return len > 0 && p == v + len &&
+		       append(buf, size, &used, "write the value in quotes: %.*s = \"%.*s\";",
+			      (int)key_len, key, (int)len, v);
 	}
 	return false;
 }
 
+/* The blank-separated words of [S, S + N) before a comment: their
+ * count, of which at most MAX are stored. */
+static size_t words_of(const char *s, size_t n, const char **word,
+		       size_t *word_len, size_t max)
+{
+	const char *p = s, *end = s + n;
+	size_t count = 0;
+
+	while (p < end && *p != '#') {
+		if (is_blank(*p)) {
+			p++;
+			continue;
+		}
+		if (count < max)
+			word[count] = p;
+		while (p < end && !is_blank(*p) && *p != '#')
+			p++;
+		if (count < max)
+			word_len[count] = (size_t)(p - word[count]);
+		count++;
+	}
+	return count;
+}
+
+static bool word_is(const char *word, size_t len, const char *what)
+{
+	return len == strlen(what) && strncmp(word, what, len) == 0;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The match key of a limits.conf domain, into BUF: "@rdma" is a group,
+ * "1000:2000" a uid range, "*" everyone (nothing), a name a user; false
+ * for what this policy has no key for (%group, @gid ranges).
+ */
+static bool limits_domain(const char *d, size_t n, char *buf, size_t size,
+			  size_t *used)
+{
+	const char *colon = memchr(d, ':', n);
+	size_t before = colon != NULL ? (size_t)(colon - d) : n;
+
+	if (word_is(d, n, "*"))
+		return true;
+	if (d[0] == '@' && n > 1 && colon == NULL)
+		return append(buf, size, used, "group = \"%.*s\"; ", (int)n - 1, d + 1);
+	if (colon != NULL && n > 1 && all_digits(d, before) &&
+	    all_digits(colon + 1, n - before - 1))
+		return append(buf, size, used, "uid = \"%.*s-%.*s\"; ", (int)before, d,
+			      (int)(n - before - 1), colon + 1);
+	if (is_name_start(d[0]) || d[0] == '_')
+		return append(buf, size, used, "user = \"%.*s\"; ", (int)n, d);
+	return false;
+}
+
+/*
+ * A limits.conf line, "@rdma hard memlock unlimited", as this policy says
+ * it, into BUF.  limits.conf counts memlock in KiB, and this policy in
+ * bytes unless a unit is given: the hint gives the unit.
+ */
+static bool limits_line(const char *s, size_t n, char *buf, size_t size)
+{
+	const char *w[4], *key;
+	size_t len[4], used = 0;
+	bool everyone;
+	char value[32];
+
+	if (words_of(s, n, w, len, 4) != 4 || !word_is(w[2], len[2], "memlock"))
+		return false;
+	if (word_is(w[1], len[1], "-"))
+		key = "limit";
+	else if (word_is(w[1], len[1], "soft") || word_is(w[1], len[1], "hard"))
+		key = w[1][0] == 's' ? "soft" : "hard";
+	else
+		return false;
+	if (word_is(w[3], len[3], "unlimited") || word_is(w[3], len[3], "infinity") ||
+	    word_is(w[3], len[3], "-1"))
+		snprintf(value, sizeof(value), "unlimited");
+	else if (len[3] > 0 && len[3] < 20 && all_digits(w[3], len[3]))
+		snprintf(value, sizeof(value), "%.*s KiB", (int)len[3], w[3]);
+	else
+		return false;
+	everyone = word_is(w[0], len[0], "*");
+	return append(buf, size, &used, "a limits.conf line; in memlock.conf it reads %s",
+		      everyone ? "" : "rules = ( { ") &&
+	       limits_domain(w[0], len[0], buf, size, &used) &&
+	       append(buf, size, &used, "%s = \"%s\";%s", key, value,
+		      everyone ? "" : " } );");
+}
+
 const char *pml_syntax_hint(const char *text, size_t len, unsigned line,
-			    const char *error)
+			    const char *error, char *buf, size_t size)
 {
 	const char *s, *first;
 	size_t n;
 
-	if (error == NULL || strcmp(error, "syntax error") != 0)
+	if (error == NULL || strcmp(error, "syntax error") != 0 || size == 0)
 		return NULL;
 	s = find_line(text, len, line, &n);
 	if (s == NULL)
 		return NULL;
-	if (memchr(s, '\'', n) != NULL)
-		return "strings take double quotes: limit = \"8 MiB\";";
-	if (unquoted_range(s, n))
-		return "quote a uid range: uid = \"1000-59999\";";
 	for (first = s; first < s + n && is_blank(*first); first++)
 		;
-	if (contains(s, n, "} {") || contains(s, n, "}{") ||
-	    (first < s + n && *first == '{' && last_char_before(text, s) == '}'))
-		return "a comma is missing between two rules: rules = ( { ... }, { ... } );";
-	return NULL;
-}
-
-static size_t lower(const char *s, char *out, size_t size)
-{
-	size_t i;
-
-	for (i = 0; s[i] != '\0' && i + 1 < size; i++)
-		out[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
-	out[i] = '\0';
-	return i;
-}
-
-/* Optimal string alignment distance, capped: 3 means "3 or more". */
-static unsigned distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	unsigned d[WORD_MAX + 1][WORD_MAX + 1];
-	size_t i, j;
-
-	if (na > WORD_MAX || nb > WORD_MAX)
-		return 3;
-	for (i = 0; i <= na; i++)
-		d[i][0] = (unsigned)i;
-	for (j = 0; j <= nb; j++)
-		d[0][j] = (unsigned)j;
-	for (i = 1; i <= na; i++) {
-		for (j = 1; j <= nb; j++) {
-			unsigned cost = a[i - 1] != b[j - 1];
-			unsigned best = d[i - 1][j] + 1;
-
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < best)
-				best = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[na][nb] < 3 ? d[na][nb] : 3;
-}
-
-const char *pml_nearest_word(const char *text, const char *const *words)
-{
-	char a[WORD_MAX + 2], b[WORD_MAX + 2];
-	const char *best = NULL;
-	unsigned best_d = 3;
-	size_t na;
-
-	if (strlen(text) > WORD_MAX)
+	if (memchr(s, '\'', n) != NULL)
+		snprintf(buf, size, "strings take double quotes: limit = \"8 MiB\";");
+	else if (limits_line(s, n, buf, size))
+		;
+	else if (contains(s, n, "} {") || contains(s, n, "}{") ||
+		 (first < s + n && *first == '{' && last_char_before(text, s) == '}'))
+		snprintf(buf, size, "a comma is missing between two rules: rules = ( { ... }, { ... } );");
+	else if (!unquoted_value(s, n, buf, size))
 		return NULL;
-	na = lower(text, a, sizeof(a));
-	for (; *words != NULL; words++) {
-		size_t nb = lower(*words, b, sizeof(b));
-		unsigned d;
-
-		if (strcmp(text, *words) == 0)
-			return NULL;
-		d = distance(a, na, b, nb);
-		/* Two edits turn a short word into too many others ("foo"
-		 * into "floor"): short words get one. */
-		if (d < best_d && d <= (na < 5 ? 1u : 2u) && d < na) {
-			best = *words;
-			best_d = d;
-		}
-	}
-	return best;
+	return buf;
 }
 
 const char *pml_name_on_line(const char *text, size_t len, unsigned line,

@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
-/*
- * One policy text -> libconfig tree -> additions to a pml_policy.  Every
- * problem is logged as "FILE:LINE: message" and counted; the caller throws
- * the whole policy away if any was found.
- */
-#include "policy.h"
+#include "policy_parse.h"
 
 #include <errno.h>
-#include <libconfig.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hints.h"
-#include "text_check.h"
 
 /* The keys each level takes, for suggestions after a typo. */
 static const char *const top_keys[] = {
@@ -57,20 +49,25 @@ static const char *const *const value_words[PML_KEY_COUNT] = {
 	[PML_KEY_MODE] = mode_words,
 };
 
-/* '; did you mean "WORD"?' for TEXT near one of WORDS, into BUF; else "". */
+/*
+ * '; did you mean "WORD"?' for TEXT near one of WORDS or, for a SIZE,
+ * TEXT with the unit it means, into BUF; else "".
+ */
 static const char *suggestion(const char *text, const char *const *words,
-			      char *buf, size_t size)
+			      bool size, char *buf, size_t len)
 {
+	char fixed[48];
 	const char *near = pml_nearest_word(text, words);
 
+	if (near == NULL && size)
+		near = pml_size_hint(text, fixed, sizeof(fixed));
 	buf[0] = '\0';
 	if (near != NULL)
-		snprintf(buf, size, "; did you mean \"%s\"?", near);
+		snprintf(buf, len, "; did you mean \"%s\"?", near);
 	return buf;
 }
 
-/* How each key's value is read: the three parsers of size.h; mode is
- * read by parse_mode. */
+/* How each size's value is read; mode and share_of are words. */
 typedef int (*value_parser)(const char *text, struct pml_amount *out,
 			    const char **why);
 
@@ -127,27 +124,25 @@ static void out_of_memory(struct parser *p)
 	p->rc = -ENOMEM;
 }
 
+/* Arrays, not pointers, which every session's dlopen would relocate. */
+static const char type_names[][24] = {
+	[CONFIG_TYPE_INT] = "a number",
+	[CONFIG_TYPE_INT64] = "a number",
+	[CONFIG_TYPE_FLOAT] = "a floating-point number",
+	[CONFIG_TYPE_BOOL] = "a boolean",
+	[CONFIG_TYPE_STRING] = "a string",
+	[CONFIG_TYPE_ARRAY] = "an array",
+	[CONFIG_TYPE_LIST] = "a list",
+	[CONFIG_TYPE_GROUP] = "a group",
+};
+
 static const char *type_name(const config_setting_t *s)
 {
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64:
-		return "a number";
-	case CONFIG_TYPE_FLOAT:
-		return "a floating-point number";
-	case CONFIG_TYPE_BOOL:
-		return "a boolean";
-	case CONFIG_TYPE_STRING:
-		return "a string";
-	case CONFIG_TYPE_ARRAY:
-		return "an array";
-	case CONFIG_TYPE_LIST:
-		return "a list";
-	case CONFIG_TYPE_GROUP:
-		return "a group";
-	default:
-		return "something else";
-	}
+	unsigned type = (unsigned)config_setting_type(s);
+
+	return type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type][0] != '\0'
+		       ? type_names[type]
+		       : "something else";
 }
 
 /*
@@ -217,7 +212,7 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 	const char *name = pml_key_name(key);
 	const char *text = want_string(p, s, name);
 	const char *why = NULL;
-	char buf[96], hint[64];
+	char buf[96], hint[80];
 
 	if (text == NULL)
 		return;
@@ -231,7 +226,7 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 			problem(p, s, "%s: expected %s, not %s%s", name,
 				mode ? "\"raise\" or \"set\"" : "\"available\" or \"ram\"",
 				pml_quote(text, buf, sizeof(buf)),
-				suggestion(text, value_words[key], hint, sizeof(hint)));
+				suggestion(text, value_words[key], false, hint, sizeof(hint)));
 			return;
 		}
 		if (mode)
@@ -240,7 +235,7 @@ static void parse_setting(struct parser *p, const config_setting_t *s,
 			out->base = (enum pml_base)v;
 	} else if (parsers[key](text, &out->amount, &why) < 0) {
 		problem(p, s, "%s: %s: %s%s", name, pml_quote(text, buf, sizeof(buf)),
-			why, suggestion(text, value_words[key], hint, sizeof(hint)));
+			why, suggestion(text, value_words[key], true, hint, sizeof(hint)));
 		return;
 	}
 	out->set = true;
@@ -426,7 +421,7 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 			parse_uids(p, e, rule);
 		else
 			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)%s",
-				name, suggestion(name, rule_keys, hint, sizeof(hint)));
+				name, suggestion(name, rule_keys, false, hint, sizeof(hint)));
 	}
 	/* A rule whose own keys were bad is reported once, not twice. */
 	if (!rule_sets_something(rule) && p->problems == problems_before)
@@ -491,137 +486,15 @@ static void parse_top(struct parser *p, const config_setting_t *root)
 				name, name);
 		else
 			problem(p, e, "unknown setting \"%s\" (expected limit, soft, hard, floor, ceiling, share_of, mode or rules)%s",
-				name, suggestion(name, top_keys, hint, sizeof(hint)));
+				name, suggestion(name, top_keys, false, hint, sizeof(hint)));
 	}
 }
 
-static int add_file(struct pml_policy *policy, const char *name)
+int pml_parse_tree(struct pml_policy *policy, unsigned file,
+		   const config_setting_t *root, const struct pml_log *log)
 {
-	struct pml_file *grown;
-	char *copy = strdup(name);
+	struct parser p = { .policy = policy, .file = file, .log = log };
 
-	if (copy == NULL)
-		return -ENOMEM;
-	grown = realloc(policy->files, (policy->n_files + 1) * sizeof(*grown));
-	if (grown == NULL) {
-		free(copy);
-		return -ENOMEM;
-	}
-	policy->files = grown;
-	policy->files[policy->n_files] = (struct pml_file){ .name = copy };
-	policy->n_files++;
-	return 0;
-}
-
-/*
- * libconfig 1.5 ends a # or // comment only at a newline: a last line
- * that is a comment without one ("# managed by ansible", as configuration
- * management writes it) is a "syntax error" there.  It is valid here, so
- * a text without a final newline gets one.  Returns 0 with *out the text
- * to parse (TEXT itself, or a copy to free in *copy), or -ENOMEM.
- */
-static int end_with_newline(const char *text, size_t len, const char **out,
-			    char **copy)
-{
-	*out = text;
-	*copy = NULL;
-	if (len == 0 || text[len - 1] == '\n')
-		return 0;
-	*copy = malloc(len + 2);
-	if (*copy == NULL)
-		return -ENOMEM;
-	/* pml_text_check refused NUL bytes: TEXT is one string. */
-	snprintf(*copy, len + 2, "%.*s\n", (int)len, text);
-	*out = *copy;
-	return 0;
-}
-
-/* The last line of TEXT: where libconfig's errors at its end belong. */
-static unsigned last_line(const char *text, size_t len)
-{
-	unsigned line = 1;
-	const char *nl = text, *end = text + len;
-
-	while ((nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL && ++nl < end)
-		line++;
-	return line;
-}
-
-/*
- * libconfig 1.5 reads in a "C" locale of its own (uselocale), and then
- * switches the thread to LC_GLOBAL_LOCALE, not back to what it had: a host
- * thread that set its own locale with uselocale() would lose it in
- * pam_open_session.  config_read_string is the only libconfig call here
- * that switches locales (config_init, config_destroy and the setting
- * getters do not), so it is the one wrapped.
- */
-/* libconfig's message, with a hint for the usual mistakes. */
-static void log_syntax_error(const struct pml_log *log, const char *name,
-			     const char *text, size_t len, unsigned line,
-			     const char *error)
-{
-	const char *hint = pml_syntax_hint(text, len, line, error);
-	char key[64];
-
-	if (hint != NULL)
-		pml_log_at(log, LOG_ERR, name, line, "%s: %s", error, hint);
-	else if (strcmp(error, "duplicate setting name") == 0 &&
-		 pml_name_on_line(text, len, line, key, sizeof(key)) != NULL)
-		pml_log_at(log, LOG_ERR, name, line,
-			   "duplicate setting \"%s\": each key once per level (a later file may set it again)",
-			   key);
-	else
-		pml_log_at(log, LOG_ERR, name, line, "%s", error);
-}
-
-static int read_keeping_locale(config_t *config, const char *text)
-{
-	locale_t thread = uselocale((locale_t)0);
-	int rc = config_read_string(config, text);
-
-	uselocale(thread);
-	return rc;
-}
-
-int pml_policy_add_text(struct pml_policy *policy, const char *name,
-			const char *text, size_t len,
-			const struct pml_log *log)
-{
-	struct parser p = { .policy = policy, .log = log };
-	const char *parsed;
-	char *copy;
-	config_t *config;
-	unsigned line;
-	bool appended;
-	int rc, read;
-
-	rc = add_file(policy, name);
-	if (rc < 0)
-		return rc;
-	p.file = (unsigned)policy->n_files - 1;
-	rc = pml_text_check(name, text, len, log);
-	if (rc < 0)
-		return rc;
-	config = malloc(sizeof(*config));
-	if (config == NULL)
-		return -ENOMEM;
-	config_init(config);
-	policy->files[p.file].config = config;
-	if (end_with_newline(text, len, &parsed, &copy) < 0)
-		return -ENOMEM;
-	appended = copy != NULL;
-	read = read_keeping_locale(config, parsed);
-	free(copy);
-	if (read != CONFIG_TRUE) {
-		if (config_error_type(config) == CONFIG_ERR_FILE_IO)
-			return -ENOMEM;
-		line = (unsigned)config_error_line(config);
-		/* An error at the end, past the newline added above. */
-		if (appended && line > last_line(text, len))
-			line = last_line(text, len);
-		log_syntax_error(log, name, text, len, line, config_error_text(config));
-		return -EINVAL;
-	}
-	parse_top(&p, config_root_setting(config));
+	parse_top(&p, root);
 	return p.rc;
 }

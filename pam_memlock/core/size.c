@@ -100,8 +100,10 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 		if (i == sizeof(units) / sizeof(units[0])) {
 			if (*p == ' ' || *p == '\t')
 				return fail(why, "only one space may stand before the unit");
-			if (is_digit(*p) || *p == '.' || *p == 'x' || *p == 'e' ||
-			    *p == 'E')
+			/* "1e6", but "16 EiB" is a unit, if not ours. */
+			if (is_digit(*p) || *p == '.' || *p == 'x' ||
+			    ((*p == 'e' || *p == 'E') &&
+			     (is_digit(p[1]) || p[1] == '-' || p[1] == '+')))
 				return fail(why, "expected a plain decimal number");
 			if (*p == '%')
 				return fail(why, "a share of RAM is not allowed here");
@@ -126,9 +128,7 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 	    __builtin_add_overflow(whole << shift, part, &total) ||
 	    total > PML_BYTES_MAX)
 		return fail(why, "too large (for no limit write \"unlimited\")");
-	out->kind = PML_AMOUNT_BYTES;
-	out->bytes = total;
-	out->share = 0;
+	*out = (struct pml_amount){ .kind = PML_AMOUNT_BYTES, .bytes = total, .unitless = *p == '\0' };
 	return 0;
 }
 

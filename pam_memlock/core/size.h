@@ -29,6 +29,9 @@ struct pml_amount {
 	enum pml_amount_kind kind;
 	uint64_t bytes; /* PML_AMOUNT_BYTES */
 	uint32_t share; /* PML_AMOUNT_SHARE, 1..PML_SHARE_FULL */
+	/* PML_AMOUNT_BYTES written without a unit ("8192"), for the lint:
+	 * limits.conf counts memlock in KiB. */
+	bool unitless;
 };
 
 /*

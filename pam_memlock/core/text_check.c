@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_blank(char c)
@@ -80,14 +82,16 @@ static int check_nul(const char *name, const char *text, size_t len,
 	return -EINVAL;
 }
 
-/* What check_structure stops at outside strings and comments. */
+/* What walk() stops at outside strings and comments. */
 enum lexeme {
 	OTHER,
 	QUOTE,
 	SLASH,
 	HASH,
 	OPEN,
-	CLOSE
+	CLOSE,
+	COMMA,
+	NUMBER,
 };
 
 static const unsigned char lexemes[256] = {
@@ -100,6 +104,11 @@ static const unsigned char lexemes[256] = {
 	['}'] = CLOSE,
 	[')'] = CLOSE,
 	[']'] = CLOSE,
+	[','] = COMMA,
+	['0' ... '9'] = NUMBER,
+	['-'] = NUMBER,
+	['+'] = NUMBER,
+	['.'] = NUMBER,
 };
 
 /* Just past the string whose opening quote is before I, or 0. */
@@ -131,30 +140,124 @@ static size_t skip_comment(const char *text, size_t len, size_t i)
 	return 0;
 }
 
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* What libconfig's scanner takes into a name after its first letter. */
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+	       c == '_' || c == '*' || c == '-';
+}
+
+static size_t skip_digits(const char *text, size_t len, size_t i)
+{
+	while (i < len && is_digit(text[i]))
+		i++;
+	return i;
+}
+
+static bool is_hex_digit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Just past the exponent ("e-3") at I, or I if there is none. */
+static size_t exponent_end(const char *text, size_t len, size_t i)
+{
+	size_t j = i + 1;
+
+	if (i >= len || (text[i] != 'e' && text[i] != 'E'))
+		return i;
+	if (j < len && (text[j] == '-' || text[j] == '+'))
+		j++;
+	return j < len && is_digit(text[j]) ? skip_digits(text, len, j) : i;
+}
+
+/*
+ * The token that starts at I with a digit, a sign or a point, as
+ * libconfig's scanner reads it: a decimal integer ([-+]?[0-9]+: *INTEGER
+ * is set), a float ("1.5", ".5", "1e3"), a hex or 64-bit integer ("0x1F",
+ * "5L"), or a lone sign.  Returns where the token ends.
+ */
+static size_t number_end(const char *text, size_t len, size_t i, bool *integer)
+{
+	size_t start = i, digits, end;
+
+	*integer = false;
+	if (text[i] == '-' || text[i] == '+')
+		i++;
+	digits = skip_digits(text, len, i);
+	if (digits < len && text[digits] == '.')
+		return exponent_end(text, len, skip_digits(text, len, digits + 1));
+	if (digits == i)
+		return start + 1;
+	end = exponent_end(text, len, digits);
+	if (end != digits)
+		return end;
+	if (i == start && digits == start + 1 && text[start] == '0' &&
+	    digits + 1 < len && (text[digits] == 'x' || text[digits] == 'X') &&
+	    is_hex_digit(text[digits + 1])) {
+		for (end = digits + 1; end < len && is_hex_digit(text[end]); end++)
+			;
+		digits = end;
+	} else if (digits >= len || text[digits] != 'L') {
+		*integer = true;
+		return digits;
+	}
+	/* A hex or 64-bit integer, and its "L" or "LL". */
+	for (end = digits; end < len && end < digits + 2 && text[end] == 'L'; end++)
+		;
+	return end;
+}
+
+/* The first problem walk() found that does not stop it at once. */
+struct problem {
+	size_t at; /* 1 + where */
+	const char *why;
+};
+
+static void note(struct problem *first, size_t at, const char *why)
+{
+	if (first->at == 0) {
+		first->at = at + 1;
+		first->why = why;
+	}
+}
+
 /*
  * Walks strings and comments the way libconfig's scanner does, to find a
- * comment that never ends, brackets nested too deep, and a quoted string
- * where none can stand.  libconfig 1.5's parser leaks a string that is the
- * token of its syntax error (it has no %destructor for strings): 64 bytes
+ * comment or string that never ends, brackets nested too deep, commas
+ * that 1.5 and 1.7.3 read differently, and a quoted string where none can
+ * stand.  libconfig 1.5's parser leaks a string that is the token of its
+ * syntax error (it has no %destructor for strings; 1.7.3 has): 64 bytes
  * or more per session on `limit "8 MiB";`.  A string is valid only after
  * =, :, (, [, another string (concatenation), or a comma inside ( ) or
  * [ ] (elsewhere a comma ends a setting), so any other one is refused here
- * as the syntax error it is.  A string never closed is refused too: 1.5
- * drops one that opens where a setting name belongs and reads on as if the
- * file were fine.
+ * as the syntax error it is.  A string never closed is refused too: both
+ * releases drop one that opens where a setting name belongs and read on
+ * as if the file were fine.
+ *
+ * With MASK (a copy of TEXT), it writes each bare decimal integer there as
+ * zeros ("-0000" for "-1234"), which both libconfig releases read as 0,
+ * instead of refusing anything; *INTEGERS says whether there was one.
  *
  * This runs on every session over the whole file, so it stops only at the
- * characters in lexemes[], skips strings and comments whole, and counts
- * lines only for a message.
+ * characters in lexemes[], none of which a valid policy has outside
+ * strings and comments but brackets and the commas of lists; it skips
+ * strings and comments whole, and counts lines only for a message.
  */
-static int check_structure(const char *name, const char *text, size_t len,
-			   const struct pml_log *log)
+static int walk(const char *name, const char *text, size_t len,
+		const struct pml_log *log, char *mask, bool *integers)
 {
 	unsigned depth = 0;
 	char last = '\0';		/* the last character outside blanks and comments */
 	char open[PML_NESTING_MAX + 1]; /* the brackets open at each depth */
-	bool list_comma;
-	size_t i = 0, j, k, misplaced = 0; /* 1 + where a string is misplaced */
+	bool in_list, integer;
+	size_t i = 0, j, k, token_end = 0, comma = 0;
+	struct problem first = { 0, NULL };
 
 	while (i < len) {
 		switch (lexemes[(unsigned char)text[i]]) {
@@ -170,11 +273,26 @@ static int check_structure(const char *name, const char *text, size_t len,
 				}
 			}
 			break;
+		case NUMBER:
+			if (is_name_char(text[i]) && i > 0 && i != token_end &&
+			    is_name_char(text[i - 1])) {
+				/* Inside a name ("a-1"): the rest of it. */
+				while (++i < len && is_name_char(text[i]))
+					;
+			} else {
+				j = i;
+				i = token_end = number_end(text, len, i, &integer);
+				for (; integer && mask != NULL && j < i; j++)
+					if (is_digit(mask[j]))
+						mask[j] = '0';
+				*integers |= integer;
+			}
+			last = text[i - 1];
+			break;
 		case QUOTE:
-			list_comma = last == ',' && depth > 0 && open[depth - 1] != '{';
-			if (!list_comma && misplaced == 0 &&
-			    (last == '\0' || strchr("=:([\"", last) == NULL))
-				misplaced = i + 1;
+			in_list = last == ',' && depth > 0 && open[depth - 1] != '{';
+			if (!in_list && (last == '\0' || strchr("=:([\"", last) == NULL))
+				note(&first, i, "syntax error: a quoted value must follow =, :, (, [ or a comma in a list");
 			j = skip_string(text, len, i + 1);
 			if (j == 0) {
 				pml_log_at(log, LOG_ERR, name, line_at(text, i),
@@ -214,16 +332,30 @@ static int check_structure(const char *name, const char *text, size_t len,
 			i++;
 			break;
 		case CLOSE:
+			/* libconfig 1.7.3 takes "( a, )" and "[ a, ]"; 1.5 does not. */
+			if (last == ',' && depth > 0 && open[depth - 1] != '{' &&
+			    text[i] != '}')
+				note(&first, comma,
+				     text[i] == ')' ? "syntax error: remove the comma before \")\": no comma follows the last element of a list"
+						    : "syntax error: remove the comma before \"]\": no comma follows the last element of an array");
 			last = text[i];
 			if (depth > 0)
 				depth--;
 			i++;
 			break;
+		case COMMA:
+			/* 1.7.3 also takes "[ a,, b ]"; neither takes "[ , a ]". */
+			if ((last == ',' || last == '(' || last == '[') && depth > 0 &&
+			    open[depth - 1] != '{')
+				note(&first, i, "syntax error: remove this comma: no element stands before it");
+			last = ',';
+			comma = i++;
+			break;
 		}
 	}
-	if (misplaced != 0) {
-		pml_log_at(log, LOG_ERR, name, line_at(text, misplaced - 1),
-			   "syntax error: a quoted value must follow =, :, (, [ or a comma in a list");
+	if (first.at != 0) {
+		pml_log_at(log, LOG_ERR, name, line_at(text, first.at - 1), "%s",
+			   first.why);
 		return -EINVAL;
 	}
 	return 0;
@@ -240,20 +372,60 @@ static int check_bom(const char *name, const char *text, size_t len,
 	return -EINVAL;
 }
 
-int pml_text_check(const char *name, const char *text, size_t len,
-		   const struct pml_log *log)
+/* Everything but the text's own copy: NUL bytes, a byte order mark,
+ * @include, then the walk. */
+static int check(const char *name, const char *text, size_t len,
+		 const struct pml_log *log, bool *integers)
 {
 	int nul = check_nul(name, text, len, log);
 
+	*integers = false;
 	if (nul == 0 && check_bom(name, text, len, log) < 0)
 		return -EINVAL;
 	int include = check_includes(name, text, len, log);
 	/* An @include line would also be a misplaced string: report it once. */
 	int structure = nul == 0 && include == 0
-				? check_structure(name, text, len, log)
+				? walk(name, text, len, log, NULL, integers)
 				: 0;
 
 	if (nul != 0)
 		return nul;
 	return include != 0 ? include : structure;
+}
+
+int pml_text_check(const char *name, const char *text, size_t len,
+		   const struct pml_log *log)
+{
+	bool integers;
+
+	return check(name, text, len, log, &integers);
+}
+
+int pml_text_prepare(const char *name, const char *text, size_t len,
+		     const struct pml_log *log, struct pml_prepared *out)
+{
+	bool integers, newline = len > 0 && text[len - 1] != '\n';
+	int rc = check(name, text, len, log, &integers);
+	char *copy;
+
+	*out = (struct pml_prepared){ .text = text };
+	if (rc < 0 || (!integers && !newline))
+		return rc;
+	copy = malloc(len + 2);
+	if (copy == NULL)
+		return -ENOMEM;
+	/* Not memcpy: the module would import it, and libpam binds every
+	 * import again in each session.  The check refused NUL bytes. */
+	snprintf(copy, len + 2, "%.*s%s", (int)len, text, newline ? "\n" : "");
+	/* The check found nothing to refuse: this walk only writes. */
+	if (integers)
+		walk(name, text, len, log, copy, &integers);
+	*out = (struct pml_prepared){ .text = copy, .copy = copy, .newline_added = newline };
+	return 0;
+}
+
+void pml_prepared_free(struct pml_prepared *prepared)
+{
+	free(prepared->copy);
+	prepared->copy = NULL;
 }

@@ -316,22 +316,43 @@ static void lint_shares(const struct level *level, const struct pml_log *log,
 		lint_share_side(level, &d->hard, log, count);
 }
 
-/* limit, soft or hard of "0": legal, and nothing can be locked at all. */
-static void lint_zero(const struct level *level, const struct pml_log *log,
-		      unsigned *count)
+/* The kernel's own default before Linux 5.16, sized for GnuPG. */
+#define OLD_KERNEL_DEFAULT ((uint64_t)64 << 10)
+
+/*
+ * limit, soft or hard of "0", or below the kernel's old default: legal,
+ * and almost never meant.  "8192" is 8 KiB here, and 8 MiB in limits.conf,
+ * which counts memlock in KiB: a value ported from there gets the unit.
+ */
+static void lint_small(const struct level *level, const struct pml_log *log,
+		       unsigned *count)
 {
 	static const enum pml_key sides[] = { PML_KEY_LIMIT, PML_KEY_SOFT, PML_KEY_HARD };
 	const struct pml_settings *own = level->rule != NULL ? &level->rule->settings
 							     : &level->policy->top;
+	char shown[TEXT_MAX];
 	size_t i;
 
 	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
 		const struct pml_setting *s = &own->v[sides[i]];
+		unsigned long long bytes = s->amount.bytes;
 
-		if (s->set && s->amount.kind == PML_AMOUNT_BYTES && s->amount.bytes == 0)
+		if (!s->set || s->amount.kind != PML_AMOUNT_BYTES ||
+		    bytes >= OLD_KERNEL_DEFAULT)
+			continue;
+		pml_format_bytes(bytes, shown, sizeof(shown));
+		if (bytes == 0)
 			warn_at(level->policy, s->at, log, count,
 				"%s \"0\": no memory can be locked, so mlock, io_uring and RDMA fail; the kernel's own default is 8 MiB (64 KiB before Linux 5.16)",
 				pml_key_name(s->key));
+		else if (s->amount.unitless)
+			warn_at(level->policy, s->at, log, count,
+				"%s \"%llu\" is %s, below the kernel's own default of 64 KiB before Linux 5.16: a size without a unit is in bytes, where limits.conf counts memlock in KiB; did you mean \"%llu KiB\"?",
+				pml_key_name(s->key), bytes, shown, bytes);
+		else
+			warn_at(level->policy, s->at, log, count,
+				"%s is %s, below the kernel's own default of 64 KiB before Linux 5.16: mlock, io_uring and RDMA get next to nothing",
+				pml_key_name(s->key), shown);
 	}
 }
 
@@ -362,7 +383,7 @@ static void lint_level(const struct pml_policy *policy, const struct pml_rule *r
 	struct level level = { .policy = policy, .rule = rule };
 
 	pml_resolve(policy, rule, machine, &level.decision);
-	lint_zero(&level, log, count);
+	lint_small(&level, log, count);
 	lint_soft_above_hard(&level, log, count);
 	lint_shares(&level, log, count);
 	lint_useless_bounds(&level, log, count);

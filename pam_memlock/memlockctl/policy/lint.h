@@ -45,7 +45,9 @@ struct pml_lint_names {
  *     MACHINE (the module would lower soft to hard);
  *   - a share of RAM that the floor or the ceiling always overrides on
  *     MACHINE;
- *   - a limit, soft or hard of "0";
+ *   - a limit, soft or hard of "0", or below 64 KiB (the kernel's default
+ *     before Linux 5.16), with the unit suggested for a number without one
+ *     (limits.conf counts memlock in KiB);
  *   - a rule's floor or ceiling where its limits are fixed sizes;
  *   - a user, group or PAM service that NAMES says is unknown (NAMES may
  *     be NULL).

@@ -194,6 +194,44 @@ else
 	show "$work/out"
 fi
 
+# --- explain and check ask the same measurements --------------------------------
+mkdir -m 0755 "$work/policy"
+printf 'limit = "1 MiB";\n' >"$work/policy/fits.conf"
+printf 'limit = "256 KiB";\n' >"$work/policy/small.conf"
+chmod 0644 "$work/policy/"*.conf
+"$ctl" explain nobody --conf "$work/policy/fits.conf" --json >"$work/explain.json" 2>"$work/err"
+if [ "$ring" -gt 0 ]; then
+	want="{\"rings\":$((MiB / ring)),\"buffer_bytes\":$((MiB - small))}"
+else
+	want="{\"rings\":null,\"buffer_bytes\":$MiB}"
+fi
+is "explain --json: what 1 MiB holds here, from the measurements" \
+	"$(jq -c '.soft_fits | {rings, buffer_bytes}' "$work/explain.json")" "$want"
+"$ctl" explain nobody --conf "$work/policy/fits.conf" >"$work/explain.txt" 2>&1
+if [ "$ring" -gt 0 ]; then
+	want="  fits:     $((MiB / ring)) io_uring rings of 4096 entries ($((ring / KiB)) KiB each), or $(((MiB - small) / KiB)) KiB of registered buffers beside one 8-entry ring, on Linux $(uname -r) (measured; for all of the user's processes together)"
+else
+	want="  fits:     any number of io_uring rings (Linux $(uname -r) charges them to no limit), and 1024 KiB of registered buffers beside one 8-entry ring (measured; for all of the user's processes together)"
+fi
+is "explain: the soft limit's line says what it fits" "$(grep '^  fits:' "$work/explain.txt")" "$want"
+is "explain as nobody: not measured, and says why" \
+	"$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$ctl" explain nobody --conf "$work/policy/fits.conf" | grep '^  fits:')" \
+	"  fits:     not measured: memlockctl measure needs root"
+"$ctl" check --conf "$work/policy/small.conf" >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$ring" -gt $((256 * KiB)) ]; then
+	is "check: a 256 KiB limit cannot hold a 4096-entry ring here: one warning at its line" \
+		"$rc $(cat "$work/err")" \
+		"0 $work/policy/small.conf:1: warning: a soft limit of 256 KiB cannot hold one io_uring ring of 4096 entries on Linux $(uname -r), which needs $((ring / KiB)) KiB (memlockctl measure): io_uring_queue_init fails with ENOMEM"
+	"$ctl" check --strict --conf "$work/policy/small.conf" >/dev/null 2>&1
+	is "check --strict fails on it" "$?" 1
+else
+	is "check: rings fit in 256 KiB here, nothing to say" "$rc $(cat "$work/err")" "0 "
+	skip "check --strict on a limit below one ring" "a 4096-entry ring fits in 256 KiB on this kernel"
+fi
+"$ctl" check --conf "$work/policy/fits.conf" >"$work/out" 2>"$work/err"
+is "check: 1 MiB holds a ring: quiet" "$? $(cat "$work/err")" "0 "
+
 # --- no stale charge is read ------------------------------------------------------
 # Right after the hundreds of tries above, with their rings still being
 # uncharged: a run that reused a uid would read more.

@@ -163,6 +163,8 @@ void measure_default_rings(struct measure_rings *rings)
 	struct measure_probe probe = { .kind = MEASURE_RING, .entries = MEASURE_BUFFER_RING };
 
 	*rings = (struct measure_rings){ .status = measure_start(&session) };
+	rings->page = session.page;
+	snprintf(rings->release, sizeof(rings->release), "%s", session.kernel.release);
 	if (rings->status == 0)
 		rings->status = session.io_uring;
 	if (rings->status == 0)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 
@@ -69,7 +70,23 @@ int measure_try(struct measure_session *session,
 struct measure_rings {
 	int status; /* 0, or why nothing was measured (-errno) */
 	uint64_t small, large;
+	uint64_t page;
+	char release[sizeof(((struct utsname *)0)->release)];
 };
 void measure_default_rings(struct measure_rings *rings);
+
+/*
+ * What a soft limit of LIMIT bytes holds on this kernel, for explain:
+ * "holds 20 io_uring rings of 4096 entries (404 KiB each), or 8184 KiB of
+ * registered buffers beside one 8-entry ring, on Linux 6.18.44 (measured)",
+ * or why that was not measured.  One line, no newline.
+ */
+void measure_print_fits(FILE *out, const struct measure_rings *rings, uint64_t limit);
+
+struct cli_json;
+/* The same as a JSON object: rings and buffer_bytes (null for unlimited),
+ * or null when it was not measured. */
+void measure_json_fits(struct cli_json *json, const struct measure_rings *rings,
+		       uint64_t limit);
 
 #endif

@@ -158,6 +158,19 @@ else
 		"$(client 65536 64 4096 0 0)" "ok"
 fi
 
+# --- who is exempt ---------------------------------------------------------------
+is "root, with CAP_IPC_LOCK: 20 rings, a 1 MiB buffer and 1 MiB locked at 64 KiB" \
+	"$(prlimit --memlock=65536:65536 "$work/uring_rings" 20 4096 $MiB $MiB 2>&1)" "ok"
+if [ "$ring" -gt 65536 ]; then
+	is "root in a user namespace has CAP_IPC_LOCK there only: not exempt" \
+		"$(unshare --user --map-root-user prlimit --memlock=65536:65536 "$work/uring_rings" 1 4096 0 0 2>&1)" \
+		"ring 1: ENOMEM"
+else
+	is "root in a user namespace has CAP_IPC_LOCK there only: not exempt" \
+		"$(unshare --user --map-root-user prlimit --memlock=65536:65536 "$work/uring_rings" 1 8 $MiB 0 2>&1)" \
+		"buffer: ENOMEM"
+fi
+
 # --- registered buffers and mlock, exact to the page --------------------------
 is "1 MiB buffer beside an 8-entry ring at $((buffer / KiB)) KiB: registers" \
 	"$(client "$buffer" 1 8 $MiB 0)" "ok"

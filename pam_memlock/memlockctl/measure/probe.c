@@ -205,7 +205,8 @@ static int become(const struct measure_identity *id)
 
 static int child_exit_code(int rc)
 {
-	return rc == 0 ? 0 : -rc > 0 && -rc < EXIT_NO_IDENTITY ? -rc : EINVAL;
+	return rc == 0 ? 0 : -rc > 0 && -rc < EXIT_NO_IDENTITY ? -rc
+							       : EINVAL;
 }
 
 int measure_probe_run(const struct measure_probe *probe,

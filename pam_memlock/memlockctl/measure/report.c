@@ -94,13 +94,13 @@ static void print_table(FILE *out, const struct measure_table *t)
 			print_result(out, 6, &t->no_mmap[i], &t->session);
 			fprintf(out, "\n");
 		}
-		fprintf(out, "\nIORING_REGISTER_BUFFERS of %" PRIu64 " bytes beside a %u-entry ring:\n",
+		fprintf(out, "\nIORING_REGISTER_BUFFERS of %" PRIu64 " bytes beside an %u-entry ring:\n",
 			t->bytes, MEASURE_BUFFER_RING);
 		for (u = 0; u < 2; u++) {
 			fprintf(out, "  %-21s", alignment[u]);
 			print_result(out, 7, &t->buffer[u], &t->session);
 			if (measure_buffer_share(&t->buffer[u], &t->small_ring, &share) == 0) {
-				fprintf(out, "  (the buffer's share:");
+				fprintf(out, "  (the buffer's share: ");
 				print_kib(out, 0, share);
 				fprintf(out, ")");
 			}
@@ -139,10 +139,10 @@ static void print_workload(FILE *out, const struct measure_table *t)
 	}
 	fprintf(out, "\n");
 	if (w->verify_rc == 0) {
-		fprintf(out, "Tried whole: it runs at");
+		fprintf(out, "Tried whole: it runs at ");
 		print_kib(out, 0, w->need);
 		if (w->need > 0) {
-			fprintf(out, " and fails with ENOMEM at");
+			fprintf(out, " and fails with ENOMEM at ");
 			print_kib(out, 0, w->need - t->session.page);
 		}
 		fprintf(out, ".\n");

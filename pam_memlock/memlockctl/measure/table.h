@@ -24,10 +24,10 @@ struct measure_result {
 
 struct measure_workload {
 	unsigned rings, entries;
-	uint64_t buffer;		 /* bytes registered, 0 for none */
-	struct measure_result ring;	 /* one ring of ENTRIES */
+	uint64_t buffer;		    /* bytes registered, 0 for none */
+	struct measure_result ring;	    /* one ring of ENTRIES */
 	struct measure_result buffer_total; /* BUFFER beside a small ring */
-	uint64_t need;			 /* RINGS x ring + the buffer's share */
+	uint64_t need;			    /* RINGS x ring + the buffer's share */
 	/* The whole workload tried at NEED (0) and a page below (-ENOMEM):
 	 * VERIFY_RC is 0 when both came out so, -ENOTSUP when it could not be
 	 * tried here (WHY says why), -EPROTO when the kernel disagreed,

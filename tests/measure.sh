@@ -198,6 +198,11 @@ is "a client of that workload at that limit: runs" \
 	"$(client $((3 * ring + share)) 3 4096 $MiB 0)" "ok"
 is "a page below: the buffer, registered last, fails with ENOMEM" \
 	"$(client $((3 * ring + share - page)) 3 4096 $MiB 0)" "buffer: ENOMEM"
+# PostgreSQL 18's io_uring: a ring for each of 1000 processes (pam_memlock(8)).
+ring64=$(need '.rings[] | select(.entries == 64) | .mmap.needed')
+is "--rings 1000 --entries 64: 1000 rings of 64 entries, tried whole" \
+	"$("$ctl" measure --rings 1000 --entries 64 --json | jq -c '.workload | [.needed, .verified]')" \
+	"[$((1000 * ring64)),true]"
 "$ctl" measure --rings 100000 --entries 32768 >"$work/out" 2>&1
 rc=$?
 if [ $rc = 0 ] && grep -q '^Not tried whole: ' "$work/out"; then

@@ -137,6 +137,16 @@ static int set_limit(uint64_t bytes)
 	return setrlimit(RLIMIT_MEMLOCK, &r) < 0 ? -errno : 0;
 }
 
+static int soft_to_hard(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &r) < 0)
+		return -errno;
+	r.rlim_cur = r.rlim_max;
+	return setrlimit(RLIMIT_MEMLOCK, &r) < 0 ? -errno : 0;
+}
+
 /* What the probe does once it is who it should be.  0 or -errno. */
 static int measured_calls(const struct measure_probe *probe, uint64_t limit)
 {
@@ -146,9 +156,12 @@ static int measured_calls(const struct measure_probe *probe, uint64_t limit)
 
 	switch (probe->kind) {
 	case MEASURE_BUFFER:
-		/* The ring first, at the limit the child came with; the limit
-		 * is then lowered for the registration alone, which the
-		 * kernel checks against the uid's whole charge. */
+		/* The ring first, with the soft limit at the hard one the
+		 * child came with; the limit is then lowered for the
+		 * registration alone, which the kernel checks against the
+		 * uid's whole charge. */
+		if ((rc = soft_to_hard()) < 0)
+			return rc;
 		fd = ring_open(MEASURE_BUFFER_RING, false);
 		if (fd < 0)
 			return fd;

@@ -50,18 +50,12 @@ is() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "#   got:  '$2'"; echo "#   want: '$3'"; fi
 }
 
-# A client's uid: one of its own each time (see above).  Counted in a file:
-# each client runs in a $(...) subshell, whose variables die with it.
+# client LIMIT RINGS ENTRIES BUFFER MLOCK: the client's one line, as a uid
+# of its own each time (tests/e2e/lib.sh).
+. "$PML_SRCDIR/tests/e2e/lib.sh"
 echo $((0x70000000 + $(od -An -N3 -tu4 /dev/urandom) * 64)) >"$work/uid"
-# client LIMIT RINGS ENTRIES BUFFER MLOCK: the client's one line.
-client() {
-	local limit=$1 uid
-	shift
-	uid=$(($(cat "$work/uid") + 1))
-	echo $uid >"$work/uid"
-	prlimit --memlock="$limit:$limit" setpriv --reuid=$uid --regid=$uid \
-		--clear-groups "$work/uring_rings" "$@" 2>&1
-}
+E2E_RINGS=$work/uring_rings
+client() { e2e_uring_client "$work/uid" "$@"; }
 
 # --- usage ------------------------------------------------------------------
 usage_case() { # usage_case NAME WANT-IN-STDERR ARGS...

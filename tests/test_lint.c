@@ -34,29 +34,38 @@ static const struct pml_lint_names fake_nss = {
 	.service_known = fake_known,
 };
 
-/* Lints TEXT as "t.conf"; returns the count, the lines in `logged.text`. */
+/* Loads TEXT as "t.conf", with an empty `logged.text`. */
+static void load(const char *text, struct pml_policy *policy)
+{
+	pml_policy_init(policy);
+	logged.text[0] = '\0';
+	ck_assert_msg(pml_policy_add_text(policy, "t.conf", text, strlen(text),
+					  &log_to_buffer) == 0 &&
+		      pml_policy_validate(policy, machine.page_size, &log_to_buffer) == 0,
+		      "policy refused:\n%s", logged.text);
+}
+
+/* Lints TEXT; returns the count, the lines in `logged.text`. */
 static unsigned lint(const char *text)
 {
 	struct pml_policy policy;
 	unsigned count;
 
-	pml_policy_init(&policy);
-	logged.text[0] = '\0';
-	ck_assert_msg(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
-					  &log_to_buffer) == 0 &&
-		      pml_policy_validate(&policy, machine.page_size, &log_to_buffer) == 0,
-		      "policy refused:\n%s", logged.text);
+	load(text, &policy);
 	count = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
 	pml_policy_free(&policy);
 	return count;
 }
 
-static void assert_lint(const char *text, unsigned count, const char *lines)
+static void assert_logged(unsigned got, unsigned count, const char *lines)
 {
-	unsigned got = lint(text);
-
 	ck_assert_msg(got == count, "%u warnings, want %u:\n%s", got, count, logged.text);
 	ck_assert_str_eq(logged.text, lines);
+}
+
+static void assert_lint(const char *text, unsigned count, const char *lines)
+{
+	assert_logged(lint(text), count, lines);
 }
 
 START_TEST(clean_policy_has_no_warning)
@@ -337,15 +346,10 @@ static void assert_lint_ring(const char *text, uint64_t ring, unsigned count,
 	struct pml_policy policy;
 	unsigned got;
 
-	pml_policy_init(&policy);
-	logged.text[0] = '\0';
-	ck_assert(pml_policy_add_text(&policy, "t.conf", text, strlen(text),
-				      &log_to_buffer) == 0 &&
-		  pml_policy_validate(&policy, machine.page_size, &log_to_buffer) == 0);
+	load(text, &policy);
 	got = pml_lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
 	pml_policy_free(&policy);
-	ck_assert_msg(got == count, "%u warnings, want %u:\n%s", got, count, logged.text);
-	ck_assert_str_eq(logged.text, lines);
+	assert_logged(got, count, lines);
 }
 
 #define RING_404K (404u * 1024)

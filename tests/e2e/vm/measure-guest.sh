@@ -45,16 +45,10 @@ if [ "$uring" != enabled ] || [ ! -x "$rings" ]; then
 fi
 
 # client LIMIT RINGS ENTRIES BUFFER MLOCK: tests/e2e/uring_rings as a uid of
-# its own (a uid's closed rings are uncharged a while later).
+# its own each time (tests/e2e/lib.sh).
 echo 1879048192 >"$E2E_CASE/uid"
-client() {
-	local limit=$1 uid
-	shift
-	uid=$(($(cat "$E2E_CASE/uid") + 1))
-	echo $uid >"$E2E_CASE/uid"
-	prlimit --memlock="$limit:$limit" setpriv --reuid=$uid --regid=$uid \
-		--clear-groups "$rings" "$@" 2>&1
-}
+E2E_RINGS=$rings
+client() { e2e_uring_client "$E2E_CASE/uid" "$@"; }
 
 ring=$(need '.rings[] | select(.entries == 4096) | .mmap.needed')
 big=$(need '.rings[] | select(.entries == 32768) | .mmap.needed')

@@ -98,7 +98,10 @@ golden() {
 	done <"$data/$name/args"
 	run "$dir" "${args[@]}"
 	status=$?
-	sed -i -e "s|$dir|@DIR@|g" -e "s|$secdir|@SEC@|g" "$work/out" "$work/err"
+	# explain's "fits" line is what the running kernel measured, or why
+	# not (tests/measure.sh checks it): only its place is golden.
+	sed -i -e "s|$dir|@DIR@|g" -e "s|$secdir|@SEC@|g" \
+		-e 's|^  fits:     .*|  fits:     @FITS@|' "$work/out" "$work/err"
 	if [ -n "${PML_CLI_REGEN:-}" ]; then
 		cp "$work/out" "$data/$name/stdout"
 		cp "$work/err" "$data/$name/stderr"
@@ -328,9 +331,13 @@ if $is_root; then
 		ASAN_OPTIONS=detect_leaks=0 strace -f -o "$work/trace" -e trace=setrlimit,prlimit64 \
 			"$ctl" explain root --service sshd --conf "$dir/memlock.conf" >"$work/out" 2>&1
 		status=$?
+		# Its measuring children lower their own limits (prlimit64 of
+		# pid 0); explain itself sets none, and no one sets another's.
+		main=$(awk '{ print $1; exit }' "$work/trace")
 		check "explain never sets RLIMIT_MEMLOCK (strace)" \
 			test $status = 0 -a -s "$work/out" -a \
-			"$(grep -cE '(setrlimit|prlimit64)\(.*RLIMIT_MEMLOCK, \{' "$work/trace")" = 0
+			"$(grep -E '(setrlimit|prlimit64)\(.*RLIMIT_MEMLOCK, \{' "$work/trace" |
+				grep -cE "^$main |prlimit64\([1-9]")" = 0
 		# The cgroup files are read only for a share of "available".
 		cgroup_reads() { # cgroup_reads POLICY: how many cgroup files explain opens
 			printf '%s\n' "$1" >"$dir/memlock.conf"

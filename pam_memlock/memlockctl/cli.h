@@ -35,6 +35,11 @@ struct cli_options {
 	size_t n_users;
 	bool all;     /* status, apply --all */
 	bool dry_run; /* apply --dry-run */
+	/* measure: the values as given (the command reads them). */
+	const char **entries; /* --entries, each */
+	size_t n_entries;
+	const char *buffers; /* --buffers */
+	const char *rings;   /* --rings */
 };
 
 struct live_selection;
@@ -73,5 +78,6 @@ int cli_doctor(const struct cli_options *options);
 int cli_status(const struct cli_options *options);
 int cli_apply(const struct cli_options *options);
 int cli_install(const struct cli_options *options);
+int cli_measure(const struct cli_options *options);
 
 #endif

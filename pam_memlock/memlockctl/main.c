@@ -25,11 +25,14 @@
 
 enum option_id {
 	OPT_ALL = 'a',
+	OPT_BUFFERS = 'b',
 	OPT_CONF = 'c',
+	OPT_ENTRIES = 'e',
 	OPT_HELP = 'h',
 	OPT_JSON = 'j',
 	OPT_DRY_RUN = 'n',
 	OPT_ROOT = 'r',
+	OPT_RINGS = 'R',
 	OPT_SERVICE = 's',
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
@@ -42,6 +45,18 @@ enum option_id {
 #define OPTION_DRY_RUN                                    \
 	{                                                 \
 		"dry-run", no_argument, NULL, OPT_DRY_RUN \
+	}
+#define OPTION_BUFFERS                                          \
+	{                                                       \
+		"buffers", required_argument, NULL, OPT_BUFFERS \
+	}
+#define OPTION_ENTRIES                                          \
+	{                                                       \
+		"entries", required_argument, NULL, OPT_ENTRIES \
+	}
+#define OPTION_RINGS                                        \
+	{                                                   \
+		"rings", required_argument, NULL, OPT_RINGS \
 	}
 #define OPTION_CONF                                       \
 	{                                                 \
@@ -132,14 +147,26 @@ static const struct option apply_options[] = {
 	OPTION_VERSION,
 	OPTIONS_END,
 };
+static const struct option measure_options[] = {
+	OPTION_ENTRIES,
+	OPTION_BUFFERS,
+	OPTION_RINGS,
+	OPTION_JSON,
+	OPTION_HELP,
+	OPTION_VERSION,
+	OPTIONS_END,
+};
 /* Every option of any command, to tell "not for this command" from
  * "no such option". */
 static const struct option all_options[] = {
 	OPTION_ALL,
+	OPTION_BUFFERS,
 	OPTION_CONF,
 	OPTION_DRY_RUN,
+	OPTION_ENTRIES,
 	OPTION_HELP,
 	OPTION_JSON,
+	OPTION_RINGS,
 	OPTION_ROOT,
 	OPTION_SERVICE,
 	OPTION_STRICT,
@@ -173,12 +200,15 @@ static const struct command commands[] = {
 	{ .name = "doctor", .run = cli_doctor, .options = doctor_options, .user = OPTIONAL_USER, .many_services = true },
 	{ .name = "status", .run = cli_status, .options = status_options, .user = USERS },
 	{ .name = "apply", .run = cli_apply, .options = apply_options, .user = USERS },
+	{ .name = "measure", .run = cli_measure, .options = measure_options },
 };
 
 /* doctor --service, each; more than this many is a typo in a script. */
 #define SERVICES_MAX 256
 /* status and apply's USER operands (live.h). */
 #define USERS_MAX LIVE_USERS_MAX
+/* measure --entries, each: as many as one table holds. */
+#define ENTRIES_MAX 16
 
 static void usage(FILE *out)
 {
@@ -190,6 +220,8 @@ static void usage(FILE *out)
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl status [USER...] [--all] [--conf FILE] [--json]\n"
 		"       memlockctl apply [USER...] [--all] [--dry-run] [--conf FILE] [--json]\n"
+		"       memlockctl measure [--entries N]... [--buffers SIZE] [--json]\n"
+		"       memlockctl measure --rings R [--entries N] [--buffers SIZE] [--json]\n"
 		"       memlockctl --help | --version\n"
 		"\n"
 		"Check, explain and show the pam_memlock policy (RLIMIT_MEMLOCK).\n"
@@ -205,6 +237,9 @@ static void usage(FILE *out)
 		"  status [USER...]  running processes (in login sessions; USER's; --all):\n"
 		"                 limits, locked and pinned memory, the policy's answer\n"
 		"  apply [USER...]   bring running processes to the policy (prlimit)\n"
+		"  measure        what io_uring rings, registered buffers and mlock need\n"
+		"                 under the limit on this kernel, measured (as root); with\n"
+		"                 --rings, what that workload needs\n"
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
@@ -217,13 +252,21 @@ static void usage(FILE *out)
 		"                      (status, apply)\n"
 		"  -n, --dry-run       print what would change, change nothing (apply)\n"
 		"      --strict        warnings fail the check too (check)\n"
-		"  -j, --json          print JSON (explain, show, doctor, status, apply)\n"
+		"  -e, --entries N     a ring of N entries, repeatable (measure; default\n"
+		"                      8 to 32768, and 4096 with --rings)\n"
+		"  -b, --buffers SIZE  registered buffers and mlock of SIZE (measure;\n"
+		"                      default 1 MiB, and none with --rings)\n"
+		"  -R, --rings R       the workload: R rings of N entries and SIZE of\n"
+		"                      buffers (measure)\n"
+		"  -j, --json          print JSON (explain, show, doctor, status, apply,\n"
+		"                      measure)\n"
 		"  -h, --help          print this help\n"
 		"  -V, --version       print the version\n"
 		"\n"
 		"Exit status: 0 OK, 1 invalid policy, unknown user, (with --strict)\n"
 		"warnings, (doctor) a path that is not ok, (status) a process below the\n"
-		"policy or (apply) a change that failed, 2 usage error.\n"
+		"policy, (apply) a change that failed or (measure) a measurement that\n"
+		"could not be made or that the whole workload contradicts, 2 usage error.\n"
 		"See memlockctl(8).\n",
 		PML_DEFAULT_CONF);
 }
@@ -310,10 +353,11 @@ static int unknown_option(const struct command *command, const char *given)
 
 int main(int argc, char **argv)
 {
-	static const char *services[SERVICES_MAX];
+	static const char *services[SERVICES_MAX], *entries[ENTRIES_MAX];
 	struct cli_options options = {
 		.source = { .path = PML_DEFAULT_CONF, .given = false, .owner = 0 },
 		.services = services,
+		.entries = entries,
 	};
 	const struct command *command;
 	const char *conf = NULL;
@@ -382,6 +426,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DRY_RUN:
 			options.dry_run = true;
+			break;
+		case OPT_ENTRIES:
+			if (options.n_entries == ENTRIES_MAX)
+				return usage_error("%s: too many", "--entries");
+			entries[options.n_entries++] = optarg;
+			break;
+		case OPT_BUFFERS:
+			options.buffers = optarg;
+			break;
+		case OPT_RINGS:
+			options.rings = optarg;
 			break;
 		case ':':
 			return usage_error("%s needs a value", given);

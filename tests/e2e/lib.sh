@@ -162,3 +162,18 @@ e2e_share_bytes() {
 # A shell command printing the memlock limits in bytes, soft then hard:
 # finer than `ulimit -l`, which rounds to KiB.
 E2E_SHOW_BYTES='prlimit --pid $$ --memlock --raw --noheadings --output SOFT,HARD'
+
+# e2e_uring_client COUNTER LIMIT RINGS ENTRIES BUFFER MLOCK: one line from
+# tests/e2e/uring_rings (at $E2E_RINGS) under a memlock limit of LIMIT
+# bytes, as a uid of its own: the next after the one in the file COUNTER.
+# io_uring charges a user, and a uid's closed rings are uncharged only a
+# while later, so a second client of one uid could read the first's charge.
+# The counter is a file because each client runs in a $(...) subshell.
+e2e_uring_client() {
+	local counter=$1 limit=$2 uid
+	shift 2
+	uid=$(($(cat "$counter") + 1))
+	echo $uid >"$counter"
+	prlimit --memlock="$limit:$limit" setpriv --reuid=$uid --regid=$uid \
+		--clear-groups "$E2E_RINGS" "$@" 2>&1
+}

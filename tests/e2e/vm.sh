@@ -19,6 +19,9 @@
 #
 # Environment: PML_MODULE, PML_SRCDIR, PML_BUILDDIR, PML_SYSCONFDIR (from
 # make); PML_VM_CACHE, where the kernel is kept (default /var/cache/pml-vm);
+# PML_VM_KERNEL_DEB, a kernel package to boot instead of this release's
+# (tests/e2e/vm-measure.sh boots Debian 13's); PML_VM_GUEST, the script of
+# tests/e2e/vm/ the busybox boot runs (default guest.sh);
 # PML_VM_TIMEOUT, seconds the VM may run (default 150, 420 for systemd: it
 # ran 279 s on 2 cores under a load average of 78).
 set -u
@@ -71,9 +74,9 @@ fi
 # Sets kroot to the directory holding boot/vmlinuz-* and lib/modules/*, or
 # why to the reason there is none.
 fetch_kernel() {
-	local deb pkg
+	local deb=${PML_VM_KERNEL_DEB:-} pkg
 	mkdir -p "$cache" || { why="cannot create $cache"; return 1; }
-	deb=$(ls "$cache"/linux-image-*-amd64_*.deb 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$deb" ] || deb=$(ls "$cache"/linux-image-*-amd64_*.deb 2>/dev/null | sort -V | tail -n 1)
 	if [ -z "$deb" ]; then
 		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 			awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
@@ -84,13 +87,19 @@ fetch_kernel() {
 	fi
 	kroot=${deb%.deb}
 	if [ ! -e "$kroot/.unpacked" ]; then
+		# The files named, those of them that the package has: Debian
+		# 13's has its modules under /usr, xz-compressed, and no fscache
+		# folder; its tree is made to look like Debian 12's.
+		local members
+		members=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E \
+			'^\./boot/vmlinuz-|^\./(usr/)?lib/modules/[^/]+/(modules\.builtin$|kernel/(drivers/virtio|net/9p|fs/9p|fs/netfs|fs/fscache|fs/overlayfs)/.)')
 		rm -rf "$kroot" && mkdir -p "$kroot" &&
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$kroot" --wildcards \
-			'./boot/vmlinuz-*' './lib/modules/*/modules.builtin' \
-			'./lib/modules/*/kernel/drivers/virtio/*' \
-			'./lib/modules/*/kernel/net/9p/*' './lib/modules/*/kernel/fs/9p/*' \
-			'./lib/modules/*/kernel/fs/netfs/*' './lib/modules/*/kernel/fs/fscache/*' \
-			'./lib/modules/*/kernel/fs/overlayfs/*' || { why="cannot unpack $deb"; return 1; }
+		# shellcheck disable=SC2086 # one member a word
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$kroot" $members ||
+			{ why="cannot unpack $deb"; return 1; }
+		[ ! -d "$kroot/usr/lib/modules" ] || ln -s usr/lib "$kroot/lib"
+		find "$kroot/" -name '*.ko.xz' -exec xz -d {} + ||
+			{ why="cannot decompress the modules of $deb"; return 1; }
 		touch "$kroot/.unpacked"
 	fi
 }
@@ -170,9 +179,10 @@ for path in $order; do
 	echo "${path##*/}" >>"$ird/modules/order"
 done
 {
-	printf 'PML_MODULE=%q\nPML_SRCDIR=%q\nPML_BUILDDIR=%q\nPML_SYSCONFDIR=%q\n' \
-		"$PML_MODULE" "$PML_SRCDIR" "$PML_BUILDDIR" "${PML_SYSCONFDIR:-}"
-	echo 'export PML_MODULE PML_SRCDIR PML_BUILDDIR PML_SYSCONFDIR'
+	printf 'PML_MODULE=%q\nPML_SRCDIR=%q\nPML_BUILDDIR=%q\nPML_SYSCONFDIR=%q\nPML_VM_GUEST=%q\n' \
+		"$PML_MODULE" "$PML_SRCDIR" "$PML_BUILDDIR" "${PML_SYSCONFDIR:-}" \
+		"${PML_VM_GUEST:-guest.sh}"
+	echo 'export PML_MODULE PML_SRCDIR PML_BUILDDIR PML_SYSCONFDIR PML_VM_GUEST'
 } >"$ird/pml-env"
 append="console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init"
 serials="-serial file:$work/serial.log"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "measure/measure.h"
 #include "output/text.h"
 #include "evaluate.h"
 #include "lint.h"
@@ -148,6 +149,21 @@ static bool unreadable_here(const char *path)
 	return geteuid() != 0 && access(path, R_OK) < 0 && errno == EACCES;
 }
 
+/* Where the kernel charges rings to the limit, a limit below one ring of
+ * the size explain counts in: measured, so only as root (measure.h). */
+static void lint_rings(const struct pml_policy *policy,
+		       const struct pml_machine *machine, const struct pml_log *log)
+{
+	struct measure_rings rings;
+
+	if (geteuid() != 0)
+		return;
+	measure_default_rings(&rings);
+	if (rings.status == 0)
+		pml_lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
+			      rings.release, log);
+}
+
 int cli_check(const struct cli_options *options)
 {
 	struct cli_log_state state;
@@ -182,6 +198,7 @@ int cli_check(const struct cli_options *options)
 	else
 		warn_ignored_dropins(options->source.path, &log);
 	pml_lint(&policy, &machine, &nss, &log);
+	lint_rings(&policy, &machine, &log);
 	/* Every warning went through the logger: the lint's and the ignored
 	 * drop-ins'. */
 	warnings = state.warnings;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "measure/measure.h"
 #include "output/json.h"
 #include "output/text.h"
 #include "evaluate.h"
@@ -218,7 +219,7 @@ static void print_rules(const struct pml_evaluation *e)
 	printf("; give --service to include them\n");
 }
 
-static void print_text(const struct pml_evaluation *e)
+static void print_text(const struct pml_evaluation *e, const struct measure_rings *rings)
 {
 	const struct pml_decision *d = &e->decision;
 	char buf[ORIGIN_MAX];
@@ -242,6 +243,10 @@ static void print_text(const struct pml_evaluation *e)
 				 ? "each limit is set to exactly this, lowering it if need be"
 				 : "each limit becomes the larger of the session's current one and this");
 	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
+	/* The soft limit is the one the kernel holds a process to. */
+	printf("  fits:     ");
+	measure_print_fits(stdout, rings, d->soft.bytes);
+	printf("\n");
 	print_side(e, "hard", &d->hard, false);
 }
 
@@ -340,7 +345,7 @@ static void json_open_rule(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_uint(j, rule->at.line);
 }
 
-static void print_json(const struct pml_evaluation *e)
+static void print_json(const struct pml_evaluation *e, const struct measure_rings *rings)
 {
 	const struct pml_decision *d = &e->decision;
 	struct cli_json j;
@@ -412,6 +417,8 @@ static void print_json(const struct pml_evaluation *e)
 	cli_json_bool(&j, d->soft_lowered_to_hard);
 	cli_json_key(&j, "soft_detail");
 	json_side(&j, e, &d->soft);
+	cli_json_key(&j, "soft_fits");
+	measure_json_fits(&j, rings, d->soft.bytes);
 	cli_json_key(&j, "hard_detail");
 	json_side(&j, e, &d->hard);
 	cli_json_close_object(&j);
@@ -427,16 +434,18 @@ int cli_explain(const struct cli_options *options)
 		.service = options->service,
 	};
 	struct pml_evaluation evaluation;
+	struct measure_rings rings;
 	struct cli_log_state state;
 	struct pml_log log;
 
 	cli_log_init(&log, &state);
 	if (pml_evaluate(&request, &log, &evaluation) < 0)
 		return CLI_EXIT_FAIL;
+	measure_default_rings(&rings);
 	if (options->json)
-		print_json(&evaluation);
+		print_json(&evaluation, &rings);
 	else
-		print_text(&evaluation);
+		print_text(&evaluation, &rings);
 	pml_evaluation_free(&evaluation);
 	return cli_finish_output(CLI_EXIT_OK);
 }

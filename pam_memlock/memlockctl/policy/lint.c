@@ -442,3 +442,34 @@ unsigned pml_lint(const struct pml_policy *policy,
 	}
 	return count;
 }
+
+/* --- What the running kernel's rings cost ------------------------------ */
+
+unsigned pml_lint_ring(const struct pml_policy *policy,
+		       const struct pml_machine *machine, uint64_t ring,
+		       unsigned entries, const char *release,
+		       const struct pml_log *log)
+{
+	struct pml_decision d;
+	char soft[TEXT_MAX], need[TEXT_MAX];
+	unsigned count = 0;
+	size_t i;
+
+	for (i = 0; ring > 0 && i <= policy->n_rules; i++) {
+		const struct pml_rule *rule = i == 0 ? NULL : &policy->rules[i - 1];
+		const struct pml_settings *own = rule != NULL ? &rule->settings : &policy->top;
+
+		pml_resolve(policy, rule, machine, &d);
+		/* Named where it is written, not again in each rule that
+		 * inherits it; the built-in 8 MiB is no one's typo. */
+		if (d.soft.from != &own->v[d.soft.from->key] || !d.soft.from->set ||
+		    d.soft.bytes == PML_UNLIMITED || d.soft.bytes >= ring)
+			continue;
+		pml_format_size(d.soft.bytes, false, soft, sizeof(soft));
+		pml_format_size(ring, false, need, sizeof(need));
+		warn_at(policy, d.soft.from->at, log, &count,
+			"a soft limit of %s cannot hold one io_uring ring of %u entries on Linux %s, which needs %s (memlockctl measure): io_uring_queue_init fails with ENOMEM",
+			soft, entries, release, need);
+	}
+	return count;
+}

@@ -11,6 +11,7 @@
 #ifndef PML_LINT_H
 #define PML_LINT_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "decide.h"
@@ -56,6 +57,19 @@ struct pml_lint_names {
 unsigned pml_lint(const struct pml_policy *policy,
 		  const struct pml_machine *machine,
 		  const struct pml_lint_names *names, const struct pml_log *log);
+
+/*
+ * What check adds where it can measure (as root): a soft limit, at the top
+ * level or in a rule, worked out for MACHINE, below RING bytes, what one
+ * io_uring ring of ENTRIES entries costs on the kernel RELEASE (the caller
+ * measured it).  Each is named once, at the setting that gives it.  RING 0
+ * (the kernel charges rings to no limit) finds nothing.  Returns how many
+ * warnings were logged.
+ */
+unsigned pml_lint_ring(const struct pml_policy *policy,
+		       const struct pml_machine *machine, uint64_t ring,
+		       unsigned entries, const char *release,
+		       const struct pml_log *log);
 
 /*
  * Does the later rule LATER match every session that EARLIER matches?

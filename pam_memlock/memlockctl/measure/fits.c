@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * What a limit holds on this kernel, for explain: whole rings of the
+ * default size, or registered buffers beside one small ring.  Both come
+ * from measure_default_rings(); the buffers are counted by the page, which
+ * is what `memlockctl measure` shows a page-aligned buffer costs.
+ */
+#include "measure.h"
+
+#include <errno.h>
+#include <inttypes.h>
+
+#include "output/json.h"
+#include "size.h"
+
+/* Registered bytes that fit beside the small ring: whole pages. */
+static uint64_t buffer_room(const struct measure_rings *r, uint64_t limit)
+{
+	uint64_t paged = limit / r->page * r->page;
+
+	return paged > r->small ? paged - r->small : 0;
+}
+
+static const char *why_not(int status)
+{
+	switch (-status) {
+	case EPERM:
+		return "not measured: memlockctl measure needs root";
+	case ENOSYS:
+		return "not measured: this kernel has no io_uring";
+	default:
+		return "not measured: io_uring is not usable here";
+	}
+}
+
+void measure_print_fits(FILE *out, const struct measure_rings *r, uint64_t limit)
+{
+	if (r->status < 0) {
+		fprintf(out, "%s", why_not(r->status));
+		return;
+	}
+	if (limit == PML_UNLIMITED) {
+		fprintf(out, "any number of io_uring rings and registered buffers");
+		return;
+	}
+	if (r->large == 0)
+		fprintf(out, "any number of io_uring rings (Linux %s charges them to no limit), and ",
+			r->release);
+	else
+		fprintf(out, "%" PRIu64 " io_uring ring%s of %u entries (%" PRIu64 " KiB each), or ",
+			limit / r->large, limit / r->large == 1 ? "" : "s",
+			MEASURE_DEFAULT_ENTRIES, r->large / 1024);
+	fprintf(out, "%" PRIu64 " KiB of registered buffers beside one %u-entry ring",
+		buffer_room(r, limit) / 1024, MEASURE_BUFFER_RING);
+	if (r->large > 0)
+		fprintf(out, ", on Linux %s", r->release);
+	fprintf(out, " (measured; for all of the user's processes together)");
+}
+
+void measure_json_fits(struct cli_json *j, const struct measure_rings *r, uint64_t limit)
+{
+	if (r->status < 0) {
+		cli_json_null(j);
+		return;
+	}
+	cli_json_open_object(j);
+	cli_json_key(j, "kernel");
+	cli_json_string(j, r->release);
+	cli_json_key(j, "ring_entries");
+	cli_json_uint(j, MEASURE_DEFAULT_ENTRIES);
+	cli_json_key(j, "ring_bytes");
+	cli_json_uint(j, r->large);
+	cli_json_key(j, "rings");
+	if (limit == PML_UNLIMITED || r->large == 0)
+		cli_json_null(j);
+	else
+		cli_json_uint(j, limit / r->large);
+	cli_json_key(j, "buffer_bytes");
+	if (limit == PML_UNLIMITED)
+		cli_json_null(j);
+	else
+		cli_json_uint(j, buffer_room(r, limit));
+	cli_json_close_object(j);
+}

@@ -102,16 +102,15 @@ user_service() {
 user_manager() {
 	limits_of "$(systemctl show -P MainPID "user@$E2E_UID.service")"
 }
-# A crontab line that runs every minute, and cron started CRON_LEAD (3) s
-# before a minute begins (the clock is the VM's own to set), so that the
-# job runs through /etc/pam.d/cron within seconds instead of up to a
-# minute.  A cron that takes longer to start waits for the next minute.
+# A crontab line that runs every minute, and cron started 3 s before a
+# minute begins (the clock is the VM's own to set), so that the job runs
+# through /etc/pam.d/cron within seconds instead of up to a minute.
 cron_job() {
 	local out=$HOME_DIR/cron.out i now
 	rm -f "$out" "$out.tmp"
 	systemctl stop cron.service
 	now=$(date +%s)
-	date -s "@$(((now / 60 + 1) * 60 - ${CRON_LEAD:-3}))" >/dev/null
+	date -s "@$(((now / 60 + 1) * 60 - 3))" >/dev/null
 	systemctl start cron.service
 	for i in $(seq 900); do
 		[ -s "$out" ] && break

@@ -132,7 +132,7 @@ static void probe(struct doctor *d)
 
 int cli_doctor(const struct cli_options *options)
 {
-	struct doctor d = { .options = options, .root = options->root != NULL ? options->root : "" };
+	struct doctor d = { .options = options, .root = doc_root_canonical(options->root) };
 	char **names = NULL;
 	size_t n_names = 0, i;
 	struct cli_json j;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/* A stack resolved as pam_handlers.c builds its handler list. */
 #include "pamstack.h"
 
 #include <errno.h>
@@ -11,31 +12,45 @@
 #include "pamline.h"
 #include "rootfs.h"
 
-#ifndef PML_PAMMODDIR
-#define PML_PAMMODDIR "/usr/local/lib/security"
-#endif
+/* libpam 1.5 nests includes until it has no file descriptor left for the
+ * next: RLIMIT_NOFILE's usual 1,024, less what is open already. */
+#define CHAIN_MAX 1000
 
-const char *const doc_module_dirs[] = {
-	"/lib/x86_64-linux-gnu/security",     /* Debian, Ubuntu (libpam's --enable-securedir) */
-	"/usr/lib/x86_64-linux-gnu/security", /* the same after the /usr merge moves */
-	"/lib64/security",		      /* Fedora, SUSE */
-	"/usr/lib64/security",
-	"/lib/security", /* upstream's default */
-	"/usr/lib/security",
-	PML_PAMMODDIR, /* where this build installs pam_memlock */
-	NULL,
+/* libpam's module types, as far as the session stack cares. */
+enum type {
+	T_ANY,	   /* the service's own file, "other", and what @include adds there */
+	T_SESSION, /* session lines, and what a session include adds */
+	T_OTHER,   /* auth, account, password: no part of the session stack */
 };
 
-/* Where a service, or an `include`/`substack` name, is looked for. */
-static const char *const service_dirs[] = { "/etc/pam.d", "/usr/lib/pam.d", NULL };
-/* Debian's @include reads /etc/pam.d only. */
-static const char *const at_include_dirs[] = { "/etc/pam.d", NULL };
+/* What a file read gave: libpam's PAM_SUCCESS, or its failure. */
+enum read_result {
+	READ_OK,
+	READ_FAILS,  /* _pam_parse_conf_file fails: the include, or pam_start */
+	READ_ABORTS, /* libpam cannot go on: pam_start fails, or hangs or crashes */
+};
+
+struct file_seen {
+	char *path;
+	struct doc_text text;
+	int rc; /* doc_read's */
+};
 
 struct parser {
 	const char *root;
+	const struct doc_libpam *libpam;
 	struct doc_stack *stack;
-	const char *chain[DOC_INCLUDE_DEPTH_MAX + 1]; /* files being read */
+	bool keep; /* keep handlers and problems: false for "other" when only read */
+	const char *chain[CHAIN_MAX]; /* the files being read, nested */
 	unsigned depth;
+	bool had_session; /* some session line, the service's own file */
+	bool too_long;	  /* past DOC_LINES_MAX: stop */
+	/* Each file read once, each module looked for once.  A file's text
+	 * stays where it is while includes read others. */
+	struct file_seen **files;
+	size_t n_files;
+	char **modules_found, **modules_missing;
+	size_t n_found, n_missing;
 	int rc; /* -ENOMEM sticks */
 };
 
@@ -85,16 +100,23 @@ static char *escaped(const char *text)
 	return out;
 }
 
-static void problem(struct parser *p, const char *file, unsigned line,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A problem at FILE:LINE; FATAL ones are kept even for a file only read. */
+static void problem(struct parser *p, bool fatal, const char *file, unsigned line,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void problem(struct parser *p, const char *file, unsigned line,
+static void problem(struct parser *p, bool fatal, const char *file, unsigned line,
 		    const char *fmt, ...)
 {
 	struct doc_stack *s = p->stack;
 	char buf[1024];
 	va_list ap;
 
+	if (!p->keep && !fatal)
+		return;
+	/* One line, one problem: the first that libpam meets. */
+	if (s->n_problems > 0 && s->problems[s->n_problems - 1].line == line && line > 0 &&
+	    file != NULL && s->problems[s->n_problems - 1].file == file)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -120,13 +142,32 @@ static void problem(struct parser *p, const char *file, unsigned line,
 		s->n_problems++;
 }
 
+/* The same, with NAME escaped into the message's one %s. */
+static void problem_named(struct parser *p, bool fatal, const char *file, unsigned line,
+			  const char *fmt, const char *name) __attribute__((format(printf, 5, 0)));
+
+static void problem_named(struct parser *p, bool fatal, const char *file, unsigned line,
+			  const char *fmt, const char *name)
+{
+	char *shown = escaped(name);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	problem(p, fatal, file, line, fmt, shown != NULL ? shown : "?");
+#pragma GCC diagnostic pop
+	free(shown);
+}
+
 static struct doc_handler *add_handler(struct parser *p, enum doc_handler_kind kind,
-				       const char *file, unsigned line, unsigned level)
+				       const char *file, unsigned line, unsigned level,
+				       const int *actions)
 {
 	struct doc_stack *s = p->stack;
 	struct doc_handler *h;
 	int i;
 
+	if (!p->keep)
+		return NULL;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 32;
 		struct doc_handler *grown = realloc(s->h, cap * sizeof(*grown));
@@ -149,44 +190,121 @@ static struct doc_handler *add_handler(struct parser *p, enum doc_handler_kind k
 		.args = "",
 	};
 	for (i = 0; i < DOC_RET_COUNT; i++)
-		h->actions[i] = DOC_ACT_BAD;
+		h->actions[i] = actions != NULL ? actions[i] : DOC_ACT_BAD;
 	return h;
+}
+
+/* --- Files and modules, each looked at once. */
+
+static struct file_seen *read_once(struct parser *p, const char *path)
+{
+	struct file_seen **grown, *f;
+	size_t i;
+
+	for (i = 0; i < p->n_files; i++)
+		if (strcmp(p->files[i]->path, path) == 0)
+			return p->files[i];
+	grown = realloc(p->files, (p->n_files + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	p->files = grown;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return NULL;
+	f->path = strdup(path);
+	f->rc = f->path != NULL ? doc_read(p->root, path, &f->text) : -ENOMEM;
+	if (f->rc == -ENOMEM) {
+		free(f->path);
+		free(f);
+		return NULL;
+	}
+	p->files[p->n_files++] = f;
+	return f;
 }
 
 static char *join_path(const char *dir, const char *name)
 {
-	char *p = malloc(strlen(dir) + strlen(name) + 2);
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
 
-	if (p != NULL)
-		sprintf(p, "%s/%s", dir, name);
-	return p;
+	if (path != NULL)
+		sprintf(path, "%s/%s", dir, name);
+	return path;
 }
 
-/* The first of DIRS/NAME that exists under the root (NAME itself if
- * absolute), malloc'd; NULL when none does (*oom on failure). */
-static char *find_file(const char *root, const char *const *dirs, const char *name,
-		       bool *oom)
+/*
+ * The file libpam opens for NAME: NAME itself if absolute, else the first
+ * of DIRS/NAME that exists (fopen(3) opens a directory too; libpam then
+ * reads it as empty).  Malloc'd; NULL when none (*oom on failure).
+ */
+static char *find_file(struct parser *p, const char *const *dirs, const char *name, bool *oom)
 {
 	size_t i;
 
 	*oom = false;
 	if (name[0] == '/') {
-		if (doc_exists(root, name))
-			return strdup(name);
-		return NULL;
+		char *path = strdup(name);
+
+		*oom = path == NULL;
+		if (path != NULL && !doc_exists(p->root, path)) {
+			free(path);
+			path = NULL;
+		}
+		return path;
 	}
 	for (i = 0; dirs[i] != NULL; i++) {
-		char *p = join_path(dirs[i], name);
+		char *path = join_path(dirs[i], name);
 
-		if (p == NULL) {
+		if (path == NULL) {
 			*oom = true;
 			return NULL;
 		}
-		if (doc_exists(root, p))
-			return p;
-		free(p);
+		if (doc_exists(p->root, path))
+			return path;
+		free(path);
 	}
 	return NULL;
+}
+
+static bool in_list(char **list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool add_to_list(char ***list, size_t *n, const char *name)
+{
+	char **grown = realloc(*list, (*n + 1) * sizeof(char *));
+
+	if (grown == NULL)
+		return false;
+	*list = grown;
+	grown[*n] = strdup(name);
+	if (grown[*n] == NULL)
+		return false;
+	(*n)++;
+	return true;
+}
+
+static bool module_found(struct parser *p, const char *module)
+{
+	char *path;
+	bool oom, found;
+
+	if (in_list(p->modules_found, p->n_found, module))
+		return true;
+	if (in_list(p->modules_missing, p->n_missing, module))
+		return false;
+	path = find_file(p, doc_module_dirs, module, &oom);
+	found = path != NULL;
+	free(path);
+	if (oom || !(found ? add_to_list(&p->modules_found, &p->n_found, module)
+			   : add_to_list(&p->modules_missing, &p->n_missing, module)))
+		p->rc = -ENOMEM;
+	return found;
 }
 
 static const char *base_name(struct doc_stack *s, const char *module)
@@ -202,251 +320,373 @@ static const char *base_name(struct doc_stack *s, const char *module)
 	return keep(s, name);
 }
 
-static void load_file(struct parser *p, const char *path, unsigned level,
-		      bool *had_session);
+/* --- Reading, as _pam_parse_conf_file and _pam_load_conf_file do. */
 
-/* `include`, `substack` or `@include` NAME at FILE:LINE. */
-static void include(struct parser *p, const char *file, unsigned line,
-		    const char *name, const char *const *dirs, bool substack,
-		    unsigned level, bool *had_session)
+static enum read_result load_file(struct parser *p, const char *path, enum type requested,
+				  unsigned include_level, unsigned level);
+
+struct line_ctx {
+	const char *file;
+	unsigned line;
+	enum type requested;
+	unsigned include_level, level;
+};
+
+/*
+ * `include`, `substack` or `@include` of NAME (NULL when the line names
+ * none).  TYPE is the line's (T_ANY for an @include of the service's own
+ * file): a failed include installs a handler of that type that fails, and
+ * libpam cannot install one of no type: pam_start then fails.
+ */
+static enum read_result include(struct parser *p, const struct line_ctx *c, enum type type,
+				const char *name, bool at_include, bool substack)
 {
-	struct doc_stack *s = p->stack;
-	char *path;
-	bool oom;
-	unsigned i;
+	/* @include: /etc/pam.d only, and only while it is a directory. */
+	static const char *const etc_only[] = { "/etc/pam.d", NULL };
+	bool v15 = p->libpam->dialect == DOC_LIBPAM_1_5, oom = false;
+	unsigned next_level = c->level + (substack ? 1 : 0), i;
+	enum read_result r;
+	char *path = NULL, why[512], *shown;
 
-	if (name == NULL) {
-		problem(p, file, line, "an include that names no file: libpam fails the stack here");
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
+	if (name == NULL && at_include) {
+		/* Debian's patch reads the name's first byte unchecked. */
+		problem(p, true, c->file, c->line, "@include names no file: libpam crashes here (a NULL pointer), so pam_start never returns");
+		return READ_ABORTS;
 	}
 	if (substack)
-		add_handler(p, DOC_H_SUBSTACK, file, line, level);
-	path = find_file(p->root, dirs, name, &oom);
-	if (oom) {
-		p->rc = -ENOMEM;
-		return;
+		add_handler(p, DOC_H_SUBSTACK, c->file, c->line, c->level, NULL);
+	if (name != NULL && !(v15 ? next_level >= DOC_INCLUDE_DEPTH_MAX
+				  : c->include_level + 1 >= DOC_INCLUDE_DEPTH_MAX)) {
+		path = find_file(p, at_include ? etc_only : doc_service_dirs, name, &oom);
+		if (oom) {
+			p->rc = -ENOMEM;
+			return READ_ABORTS;
+		}
 	}
-	if (path == NULL) {
-		char *shown = escaped(name);
-
-		problem(p, file, line, "includes \"%s\", which is not in %s%s: libpam fails the stack here",
-			shown != NULL ? shown : "?", name[0] == '/' ? "the file system" : dirs[0],
-			name[0] != '/' && dirs[1] != NULL ? " or /usr/lib/pam.d" : "");
-		free(shown);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	for (i = 0; i < p->depth; i++)
+	for (i = 0; path != NULL && v15 && i < p->depth; i++)
 		if (strcmp(p->chain[i], path) == 0)
 			break;
-	if (i < p->depth || p->depth >= DOC_INCLUDE_DEPTH_MAX) {
-		if (i < p->depth)
-			problem(p, file, line, "include loop: %s is already being read; libpam stops at %d levels and fails the stack",
-				path, DOC_INCLUDE_DEPTH_MAX);
-		else
-			problem(p, file, line, "more than %d nested includes: libpam fails the stack here",
-				DOC_INCLUDE_DEPTH_MAX);
-		free(path);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
+	if (path != NULL && !(v15 && (i < p->depth || p->depth == CHAIN_MAX))) {
+		const char *kept = keep(p->stack, path);
+
+		if (kept == NULL) {
+			p->rc = -ENOMEM;
+			return READ_ABORTS;
+		}
+		r = load_file(p, kept, type == T_ANY ? T_ANY : T_SESSION, c->include_level + 1,
+			      next_level);
+		if (r == READ_OK || r == READ_ABORTS)
+			return r;
+		snprintf(why, sizeof(why), "%s cannot be read (see there)", kept);
+	} else if (path != NULL) {
+		snprintf(why, sizeof(why), "include loop: %s is already being read, and libpam %s nests it until it runs out of file descriptors",
+			 path, doc_libpam_dialect_name(p->libpam->dialect));
+	} else if (name == NULL) {
+		snprintf(why, sizeof(why), "an include that names no file");
+	} else if (v15 ? next_level >= DOC_INCLUDE_DEPTH_MAX
+		       : c->include_level + 1 >= DOC_INCLUDE_DEPTH_MAX) {
+		snprintf(why, sizeof(why), "more than %d nested %s", DOC_INCLUDE_DEPTH_MAX,
+			 v15 ? "substacks" : "includes");
+	} else {
+		shown = escaped(name);
+		snprintf(why, sizeof(why), "%sincludes \"%s\", which is not %s", at_include ? "@" : "",
+			 shown != NULL ? shown : "?",
+			 name[0] == '/' ? "there"
+			 : at_include   ? "in /etc/pam.d"
+					: "in /etc/pam.d, /usr/lib/pam.d or /usr/etc/pam.d");
+		free(shown);
 	}
-	if (keep(s, path) == NULL) {
-		p->rc = -ENOMEM;
-		return;
-	}
-	load_file(p, path, level + (substack ? 1 : 0), had_session);
+	free(path);
+	/* The include failed: a module that fails, every action bad; libpam
+	 * cannot install one of no type (an @include of the service's own
+	 * file), and its pam_start fails. */
+	problem(p, type == T_ANY, c->file, c->line, "%s: %s", why,
+		type == T_ANY ? "libpam's pam_start fails" : "libpam installs a module here that fails");
+	if (type == T_ANY)
+		return READ_ABORTS;
+	add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+	return READ_OK;
 }
 
-/* One logical session line of FILE (its first physical line LINE). */
-static void parse_line(struct parser *p, const char *file, unsigned line, char *text,
-		       unsigned level, bool *had_session)
+/* Sets ACTIONS from CONTROL, as libpam does; a problem if it balks. */
+static void control_actions(struct parser *p, const struct line_ctx *c, const char *control,
+			    int actions[DOC_RET_COUNT])
 {
-	struct doc_stack *s = p->stack;
-	char *cursor = text, *type, *control, *module, bad[256] = "";
-	struct doc_handler *h;
-	bool silent = false, oom;
+	char bad[128] = "";
 	size_t i;
+	int r;
 
-	type = doc_token(&cursor);
-	if (strcmp(type, "@include") == 0) {
-		include(p, file, line, doc_token(&cursor), at_include_dirs, false, level, had_session);
-		return;
-	}
-	if (type[0] == '-') {
-		silent = true;
-		type++;
-	}
-	if (strcasecmp(type, "auth") == 0 || strcasecmp(type, "account") == 0 ||
-	    strcasecmp(type, "password") == 0)
-		return;
-	*had_session = true;
-	if (strcasecmp(type, "session") != 0) {
-		/* libpam installs it as a session handler that fails. */
-		char *shown = escaped(type);
-
-		problem(p, file, line, "\"%s\" is not a module type: libpam fails the stack here",
-			shown != NULL ? shown : "?");
-		free(shown);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	control = doc_token(&cursor);
-	if (control == NULL) {
-		problem(p, file, line, "no control: libpam fails the stack here");
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	if (strcasecmp(control, "include") == 0 || strcasecmp(control, "substack") == 0) {
-		include(p, file, line, doc_token(&cursor), service_dirs,
-			strcasecmp(control, "substack") == 0, level, had_session);
-		return;
-	}
-	h = add_handler(p, DOC_H_MODULE, file, line, level);
-	if (h == NULL)
-		return;
-	h->silent = silent;
 	for (i = 0; i < doc_n_simple_controls; i++)
 		if (strcasecmp(control, doc_simple_controls[i].name) == 0)
 			break;
 	if (i < doc_n_simple_controls) {
-		int r;
-
 		for (r = 0; r < DOC_RET_COUNT; r++)
-			h->actions[r] = doc_simple_controls[i].otherwise;
-		h->actions[DOC_RET_SUCCESS] = doc_simple_controls[i].success;
-	} else if (control[0] != '[' || !doc_parse_control(control, h->actions, bad, sizeof(bad))) {
-		char *shown = escaped(bad[0] != '\0' ? bad : control);
-
-		problem(p, file, line, "%s%s%s: libpam treats what it cannot read as failure",
-			bad[0] != '\0' ? "bad control: " : "\"",
-			shown != NULL ? shown : "?", bad[0] != '\0' ? "" : "\" is not a control");
-		free(shown);
-		h->kind = DOC_H_MUST_FAIL;
-	}
-	module = doc_token(&cursor);
-	if (module == NULL) {
-		problem(p, file, line, "no module named: libpam fails the stack here");
-		h->kind = DOC_H_MUST_FAIL;
+			actions[r] = doc_simple_controls[i].otherwise;
+		actions[DOC_RET_SUCCESS] = doc_simple_controls[i].success;
 		return;
 	}
-	cursor += strspn(cursor, " \t");
-	{
-		size_t alen = strlen(cursor);
+	if (!doc_parse_control(control, actions, bad, sizeof(bad))) {
+		char *shown = escaped(bad);
 
-		while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
-				    cursor[alen - 1] == '\r'))
-			cursor[--alen] = '\0';
+		problem(p, false, c->file, c->line, "bad control: %s: libpam takes every result of this module as a failure",
+			shown != NULL ? shown : "?");
+		free(shown);
 	}
+}
+
+/* One logical line of C->file. */
+static enum read_result parse_line(struct parser *p, const struct line_ctx *c, char *text)
+{
+	struct doc_stack *s = p->stack;
+	char *cursor = text, *tok, *module;
+	enum doc_handler_kind kind = DOC_H_MODULE;
+	enum type type;
+	int actions[DOC_RET_COUNT];
+	struct doc_handler *h;
+	const char *bad_type = NULL;
+	bool silent = false;
+	size_t alen;
+
+	tok = doc_token(&cursor);
+	if (tok != NULL && tok[0] == '-') {
+		silent = true;
+		tok++;
+	}
+	if (tok != NULL && strcasecmp(tok, "@include") == 0)
+		return include(p, c, c->requested, doc_token(&cursor), true, false);
+	if (tok != NULL && strcasecmp(tok, "session") == 0) {
+		type = T_SESSION;
+	} else if (tok != NULL && (strcasecmp(tok, "auth") == 0 || strcasecmp(tok, "account") == 0 ||
+				   strcasecmp(tok, "password") == 0)) {
+		type = T_OTHER;
+	} else {
+		/* libpam installs it, to fail, as what was asked for: auth
+		 * in the service's own file, where every type is asked. */
+		type = c->requested == T_ANY ? T_OTHER : c->requested;
+		kind = DOC_H_MUST_FAIL;
+		bad_type = tok != NULL ? tok : "";
+	}
+	if (c->requested != T_ANY && type != c->requested)
+		return READ_OK;
+	if (type != T_SESSION)
+		return READ_OK;
+	p->had_session = true;
+	tok = doc_token(&cursor);
+	if (tok == NULL) {
+		problem(p, false, c->file, c->line, "no control: libpam installs a module here that fails");
+		add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+		return READ_OK;
+	}
+	if (strcasecmp(tok, "include") == 0 || strcasecmp(tok, "substack") == 0)
+		return include(p, c, T_SESSION, doc_token(&cursor), false,
+			       strcasecmp(tok, "substack") == 0);
+	if (bad_type != NULL)
+		problem_named(p, false, c->file, c->line,
+			      "\"%s\" is not a module type: libpam installs a module here that fails",
+			      bad_type);
+	control_actions(p, c, tok, actions);
+	module = doc_token(&cursor);
+	if (module == NULL) {
+		problem(p, false, c->file, c->line, "no module named: libpam installs a module here that fails");
+		add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, actions);
+		return READ_OK;
+	}
+	h = add_handler(p, kind, c->file, c->line, c->level, actions);
+	if (h == NULL)
+		return READ_OK;
+	/* The arguments as written, as far as libpam's tokens reach. */
+	cursor = cursor != NULL ? cursor : (char *)"";
+	cursor += strspn(cursor, " \t\n");
+	alen = strlen(cursor);
+	while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
+			    cursor[alen - 1] == '\n'))
+		cursor[--alen] = '\0';
+	h->silent = silent;
 	h->module = keep_copy(s, module);
 	h->name = base_name(s, module);
 	h->args = keep_copy(s, cursor);
 	if (h->module == NULL || h->name == NULL || h->args == NULL) {
 		p->rc = -ENOMEM;
-		return;
+		return READ_ABORTS;
 	}
-	{
-		char *found = find_file(p->root, doc_module_dirs, module, &oom);
-
-		if (oom)
-			p->rc = -ENOMEM;
-		h->found = found != NULL;
-		free(found);
-	}
-	if (!h->found && !silent && h->kind == DOC_H_MODULE) {
-		char *shown = escaped(module);
-
-		problem(p, file, line, "module %s is not found%s: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
-			shown != NULL ? shown : "?", module[0] == '/' ? "" : " in the module directories");
-		free(shown);
-	}
+	h->found = module_found(p, module);
+	if (!h->found && !silent && h->kind == DOC_H_MODULE)
+		problem_named(p, false, c->file, c->line,
+			      module[0] == '/' ? "module %s is not found: libpam runs it as failing (PAM_MODULE_UNKNOWN)"
+					       : "module %s is not found in the module directories: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
+			      module);
+	return READ_OK;
 }
 
-static void load_file(struct parser *p, const char *path, unsigned level,
-		      bool *had_session)
+static enum read_result load_file(struct parser *p, const char *path, enum type requested,
+				  unsigned include_level, unsigned level)
 {
-	struct doc_text text;
-	size_t pos = 0;
-	unsigned lineno = 0, first = 0;
+	struct file_seen *f = read_once(p, path);
+	struct doc_reader reader;
+	enum read_result r = READ_OK;
+	unsigned first;
 	char *line;
-	bool oom;
-	int rc;
+	int got;
 
-	rc = doc_read(p->root, path, &text);
-	if (rc < 0) {
-		if (rc == -ENOMEM)
-			p->rc = rc;
-		else
-			problem(p, path, 0, "cannot read it: %s", strerror(-rc));
-		add_handler(p, DOC_H_MUST_FAIL, path, 0, level);
-		return;
+	if (f == NULL) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
 	}
+	if (f->rc == -EISDIR) {
+		return READ_OK; /* fopen opens it, fgets reads nothing */
+	} else if (f->rc < 0) {
+		problem(p, requested == T_ANY, path, 0, "cannot read it: %s",
+			f->rc == -EINVAL ? "not a regular file (libpam would wait on a FIFO, or read a device)"
+					 : strerror(-f->rc));
+		return READ_FAILS;
+	}
+	reader = (struct doc_reader){ .text = &f->text, .dialect = p->libpam->dialect };
+	if (p->depth == CHAIN_MAX)
+		return READ_FAILS;
 	p->chain[p->depth++] = path;
-	while (p->rc == 0 && (line = doc_next_line(&text, &pos, &lineno, &first, &oom)) != NULL) {
-		parse_line(p, path, first, line, level, had_session);
+	while (r == READ_OK && p->rc == 0 && (got = doc_next_line(&reader, &line, &first)) == 1) {
+		struct line_ctx c = {
+			.file = path,
+			.line = first,
+			.requested = requested,
+			.include_level = include_level,
+			.level = level,
+		};
+
+		if (++p->stack->lines_read > DOC_LINES_MAX) {
+			if (!p->too_long)
+				problem(p, true, path, first, "the includes come to more than %d lines: libpam builds a module for each line at every pam_start, and its time grows with the square of their number; doctor stops here",
+					DOC_LINES_MAX);
+			p->too_long = true;
+			free(line);
+			r = READ_ABORTS;
+			break;
+		}
+		r = parse_line(p, &c, line);
 		free(line);
 	}
-	if (oom)
-		p->rc = -ENOMEM;
 	p->depth--;
-	doc_text_free(&text);
+	if (r != READ_OK)
+		return r;
+	if (got == DOC_READ_NOMEM) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	if (got == DOC_READ_HANGS) {
+		problem(p, true, path, reader.lineno, "libpam %s's reader stops here for good: the line's backslash lands on its 1,023rd byte, and each read then gives nothing",
+			doc_libpam_dialect_name(p->libpam->dialect));
+		return READ_ABORTS;
+	}
+	if (got == DOC_READ_FAILS) {
+		problem(p, requested == T_ANY, path, reader.lineno,
+			p->libpam->dialect == DOC_LIBPAM_1_5
+				? "libpam cannot read this file: a line is still continued at its end, or is 1,024 bytes or longer"
+				: "libpam cannot read this file: a line is still continued at its end");
+		return READ_FAILS;
+	}
+	return READ_OK;
 }
 
-int doc_stack_resolve(const char *root, const char *service, struct doc_stack *out)
+/* --- The service, and "other", as _pam_init_handlers reads them. */
+
+static void parser_free(struct parser *p)
 {
-	struct parser p = { .root = root, .stack = out };
-	bool oom = false, had_session = false;
-	char *path;
+	size_t i;
+
+	for (i = 0; i < p->n_files; i++) {
+		free(p->files[i]->path);
+		doc_text_free(&p->files[i]->text);
+		free(p->files[i]);
+	}
+	free(p->files);
+	doc_names_free(p->modules_found, p->n_found);
+	doc_names_free(p->modules_missing, p->n_missing);
+}
+
+/* Reads the file of NAME, keeping its handlers or only checking it;
+ * *found says whether there was one. */
+static enum read_result read_top(struct parser *p, const char *name, bool keep_it,
+				 const char **file, bool *found)
+{
+	bool oom;
+	char *path = find_file(p, doc_service_dirs, name, &oom);
+
+	*found = path != NULL;
+	if (oom || (path != NULL && (*file = keep(p->stack, path)) == NULL)) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	if (path == NULL)
+		return READ_OK;
+	p->keep = keep_it;
+	return load_file(p, *file, T_ANY, 0, 0);
+}
+
+int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
+			   const char *service, struct doc_stack *out)
+{
+	struct parser p = { .root = root, .libpam = libpam, .stack = out };
+	const char *other_file = NULL;
+	bool found = false, other_found = false;
+	enum read_result r = READ_OK;
 
 	memset(out, 0, sizeof(*out));
 	out->service = keep_copy(out, service);
 	if (out->service == NULL)
 		return -ENOMEM;
-	/* A service name is a file name in /etc/pam.d, never a path. */
-	path = strchr(service, '/') == NULL ? find_file(root, service_dirs, service, &oom) : NULL;
-	if (oom)
-		return -ENOMEM;
-	if (path != NULL) {
-		out->file = keep(out, path);
-		if (out->file == NULL)
-			return -ENOMEM;
-		load_file(&p, out->file, 0, &had_session);
-	}
-	if (p.rc == 0 && out->n == 0) {
-		/* libpam uses "other" for a service with no session handler. */
-		size_t kept = out->n_problems;
+	/* A service name is a file name in pam.d, never a path. */
+	if (strchr(service, '/') == NULL)
+		r = read_top(&p, service, true, &out->file, &found);
+	if (r == READ_OK && p.rc == 0) {
+		/* "other" is read for every service; its session lines are
+		 * the stack of one that has none of its own. */
+		bool use_other = out->n == 0;
 
-		path = find_file(root, service_dirs, "other", &oom);
-		if (oom)
-			return -ENOMEM;
-		if (path == NULL) {
-			problem(&p, out->file, 0, "no session stack: neither the service nor \"other\" has one, so libpam fails every session");
-		} else {
-			out->file = keep(out, path);
-			if (out->file == NULL)
-				return -ENOMEM;
+		r = read_top(&p, "other", use_other, &other_file, &other_found);
+		if (use_other && other_found) {
+			out->file = other_file;
 			out->from_other = true;
-			out->n_problems = kept;
-			load_file(&p, out->file, 0, &had_session);
 		}
+		if (!found && !other_found)
+			problem(&p, true, NULL, 0, "no session stack: neither the service nor \"other\" has a file, so pam_start fails");
+		else if (out->n == 0 && r == READ_OK)
+			problem(&p, true, out->file, 0, "no session stack: neither the service nor \"other\" has a session line, so libpam fails every session");
 	}
+	if (r != READ_OK)
+		out->start_fails = true;
+	parser_free(&p);
 	return p.rc;
+}
+
+int doc_stack_resolve(const char *root, const char *service, struct doc_stack *out)
+{
+	struct doc_libpam libpam;
+
+	doc_libpam_probe(root, &libpam);
+	return doc_stack_resolve_with(root, &libpam, service, out);
+}
+
+bool doc_service_has_session_with(const char *root, const struct doc_libpam *libpam,
+				  const char *service)
+{
+	struct doc_stack s;
+	struct parser p = { .root = root, .libpam = libpam, .stack = &s };
+	const char *file;
+	bool found;
+
+	memset(&s, 0, sizeof(s));
+	read_top(&p, service, true, &file, &found);
+	parser_free(&p);
+	doc_stack_free(&s);
+	return p.had_session;
 }
 
 bool doc_service_has_session(const char *root, const char *service)
 {
-	struct doc_stack s;
-	struct parser p = { .root = root, .stack = &s };
-	bool oom, had_session = false;
-	char *path = find_file(root, service_dirs, service, &oom);
+	struct doc_libpam libpam;
 
-	if (path == NULL)
-		return false;
-	memset(&s, 0, sizeof(s));
-	if (keep(&s, path) != NULL)
-		load_file(&p, path, 0, &had_session);
-	doc_stack_free(&s);
-	return had_session;
+	doc_libpam_probe(root, &libpam);
+	return doc_service_has_session_with(root, &libpam, service);
 }
 
 void doc_stack_free(struct doc_stack *s)

@@ -401,7 +401,9 @@ static enum read_result include(struct parser *p, const struct line_ctx *c, enum
 	 * cannot install one of no type (an @include of the service's own
 	 * file), and its pam_start fails. */
 	problem(p, type == T_ANY, c->file, c->line, "%s: %s", why,
-		type == T_ANY ? "libpam's pam_start fails" : "libpam installs a module here that fails");
+		type == T_ANY ? "libpam's pam_start fails"
+		: at_include  ? "libpam installs a module here that fails, its control left uninitialized (what it does next is undefined)"
+			      : "libpam installs a module here that fails");
 	if (type == T_ANY)
 		return READ_ABORTS;
 	add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);

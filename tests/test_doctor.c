@@ -21,6 +21,8 @@
 #include "doctor/units.h"
 
 static char root[64];
+static bool model_debian;
+static enum doc_libpam_dialect model_dialect;
 
 static const struct doc_libpam libpam_15 = { .dialect = DOC_LIBPAM_1_5 };
 static const struct doc_libpam libpam_16 = { .dialect = DOC_LIBPAM_1_6 };
@@ -35,6 +37,8 @@ static void setup(void)
 {
 	snprintf(root, sizeof(root), "/tmp/pml-test-doctor-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(root));
+	model_debian = true;
+	model_dialect = DOC_LIBPAM_1_5;
 	put("/lib/x86_64-linux-gnu/security/pam_permit.so", "");
 	put("/lib/x86_64-linux-gnu/security/pam_deny.so", "");
 	put("/lib/x86_64-linux-gnu/security/pam_limits.so", "");
@@ -273,11 +277,15 @@ static gid_t alice_groups[] = { 1000, 27 };
 static const struct doc_user alice = { "alice", 1000, 1000, alice_groups, 2 };
 static const struct doc_user root_user = { "root", 0, 0, NULL, 0 };
 
+/* The pam_limits the next limits() models: Debian 12's (setup). */
+
 static struct doc_limits_result limits(const struct doc_user *user, bool set_all)
 {
 	struct doc_limits_request rq = {
 		.root = root,
 		.set_all = set_all,
+		.root_exempt = model_debian,
+		.dialect = model_dialect,
 		.user = user,
 		.pid1_soft = { 100 << 20, true },
 		.pid1_hard = { 200 << 20, true },
@@ -308,9 +316,15 @@ START_TEST(limits_precedence)
 	/* pam_limits lowers soft (1 MiB) to hard. */
 	ck_assert_uint_eq(r.soft.value.bytes, 8 * 1024);
 	doc_limits_free(&r);
-	/* Root gets neither "*" nor groups. */
+	/* Debian's root gets neither "*" nor groups; upstream's gets "*". */
 	r = limits(&root_user, false);
 	ck_assert(!r.sets);
+	doc_limits_free(&r);
+	model_debian = false;
+	r = limits(&root_user, false);
+	ck_assert(r.sets);
+	ck_assert_int_eq(r.hard.rank, DOC_RANK_DEFAULT);
+	ck_assert_uint_eq(r.hard.value.bytes, 4096 * 1024);
 	doc_limits_free(&r);
 }
 END_TEST
@@ -361,9 +375,45 @@ START_TEST(limits_bad_lines_and_unreadable_files)
 	ck_assert(!r.sets && !r.failed);
 	ck_assert_uint_eq(r.problem_line, 1);
 	doc_limits_free(&r);
+	/* No limits.conf: pam_limits 1.5.2 fails the session; from 1.6.0 a
+	 * missing default file is none. */
 	unlink(strcat(strcpy((char[512]){ 0 }, root), "/etc/security/limits.conf"));
 	r = limits(&alice, true);
 	ck_assert(r.failed && !r.sets);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_6;
+	r = limits(&alice, true);
+	ck_assert(!r.failed && r.sets);
+	doc_limits_free(&r);
+}
+END_TEST
+
+/* A line of more than 1,023 bytes: pam_limits 1.5 reads its second piece
+ * as a line of its own, 1.6 reads it whole. */
+START_TEST(limits_long_lines_as_each_release_reads_them)
+{
+	char text[2048];
+	struct doc_limits_result r;
+	int pad = 1023 - (int)strlen("alice hard memlock 4096 ");
+
+	snprintf(text, sizeof(text), "alice hard memlock 4096 %*s alice hard memlock 1024\n", pad, "");
+	put("/etc/security/limits.conf", text);
+	r = limits(&alice, false);
+	ck_assert_uint_eq(r.hard.value.bytes, 1024 * 1024);
+	ck_assert_uint_eq(r.hard.line, 1);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_6;
+	r = limits(&alice, false);
+	ck_assert_uint_eq(r.hard.value.bytes, 4096 * 1024);
+	doc_limits_free(&r);
+	/* 1.6's value is the rest of the line: "unlimited junk" is no value. */
+	put("/etc/security/limits.conf", "alice hard memlock unlimited junk\n");
+	r = limits(&alice, false);
+	ck_assert(!r.sets);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_5;
+	r = limits(&alice, false);
+	ck_assert(r.sets && r.hard.value.bytes == DOC_UNLIMITED);
 	doc_limits_free(&r);
 }
 END_TEST
@@ -411,6 +461,31 @@ START_TEST(unit_dropins_override_the_unit)
 	ck_assert_uint_eq(st.value.soft.bytes, 3 << 20);
 	doc_session_start(root, "su", &st);
 	ck_assert(!st.has_unit && !st.value.set);
+}
+END_TEST
+
+/* Unit files as systemd reads them: a padded line of any length, a
+ * continued one (a comment inside skipped), a ';' comment, and a file
+ * systemd refuses (a broken section header) setting nothing. */
+START_TEST(unit_lines_as_systemd_reads_them)
+{
+	char text[4096];
+	struct doc_start st;
+
+	snprintf(text, sizeof(text), "[Service]\n%600sLimitMEMLOCK=infinity%600s\n", "", "");
+	put("/lib/systemd/system/ssh.service", text);
+	doc_session_start(root, "sshd", &st);
+	ck_assert(st.value.set && st.value.soft.bytes == DOC_UNLIMITED);
+	put("/lib/systemd/system/ssh.service",
+	    "[Service]\nLimitMEMLOCK=\\\n# a comment inside\n  16M\n;LimitMEMLOCK=1M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert(st.value.set);
+	ck_assert_uint_eq(st.value.soft.bytes, 16 << 20);
+	ck_assert_uint_eq(st.value.line, 2);
+	put("/lib/systemd/system/ssh.service", "[Service]\nLimitMEMLOCK=16M\n[Broken\n");
+	put("/etc/systemd/system.conf", "[Manager]\nDefaultLimitMEMLOCK=3M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert_uint_eq(st.value.soft.bytes, 3 << 20);
 }
 END_TEST
 
@@ -467,11 +542,13 @@ int main(void)
 	tcase_add_test(tc, other_stands_in_for_a_service_without_session_lines);
 	tcase_add_test(tc, garbage_and_continuations);
 	tcase_add_test(tc, limits_precedence);
+	tcase_add_test(tc, limits_long_lines_as_each_release_reads_them);
 	tcase_add_test(tc, limits_ranges_quirk_and_exemption);
 	tcase_add_test(tc, limits_set_all_and_any_user);
 	tcase_add_test(tc, limits_bad_lines_and_unreadable_files);
 	tcase_add_test(tc, systemd_values);
 	tcase_add_test(tc, unit_dropins_override_the_unit);
+	tcase_add_test(tc, unit_lines_as_systemd_reads_them);
 	tcase_add_test(tc, proc_files_are_read_to_the_end);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, NULL, 0);

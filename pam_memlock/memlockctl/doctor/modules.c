@@ -191,6 +191,8 @@ void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc
 		.root = d->root,
 		.conf = conf,
 		.set_all = d->debian_limits || set_all,
+		.root_exempt = d->debian_limits,
+		.dialect = d->libpam.dialect,
 		.user = d->have_user ? &d->user : NULL,
 		.pid1_soft = d->pid1_soft,
 		.pid1_hard = d->pid1_hard,

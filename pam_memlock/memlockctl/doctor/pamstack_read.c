@@ -3,18 +3,13 @@
 #include "pamstack.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "pamline.h"
-#include "rootfs.h"
-
-/* libpam 1.5 nests includes until it has no file descriptor left for the
- * next: RLIMIT_NOFILE's usual 1,024, less what is open already. */
-#define CHAIN_MAX 1000
+#include "pamstack_parser.h"
 
 /* libpam's module types, as far as the session stack cares. */
 enum type {
@@ -30,299 +25,9 @@ enum read_result {
 	READ_ABORTS, /* libpam cannot go on: pam_start fails, or hangs or crashes */
 };
 
-struct file_seen {
-	char *path;
-	struct doc_text text;
-	int rc; /* doc_read's */
-};
-
-struct parser {
-	const char *root;
-	const struct doc_libpam *libpam;
-	struct doc_stack *stack;
-	bool keep; /* keep handlers and problems: false for "other" when only read */
-	const char *chain[CHAIN_MAX]; /* the files being read, nested */
-	unsigned depth;
-	bool had_session; /* some session line, the service's own file */
-	bool too_long;	  /* past DOC_LINES_MAX: stop */
-	/* Each file read once, each module looked for once.  A file's text
-	 * stays where it is while includes read others. */
-	struct file_seen **files;
-	size_t n_files;
-	char **modules_found, **modules_missing;
-	size_t n_found, n_missing;
-	int rc; /* -ENOMEM sticks */
-};
-
-/* --- Memory: every string belongs to the stack. */
-
-static const char *keep(struct doc_stack *s, char *owned)
-{
-	if (owned == NULL)
-		return NULL;
-	if (s->n_strings == s->cap_strings) {
-		size_t cap = s->cap_strings ? s->cap_strings * 2 : 64;
-		char **grown = realloc(s->strings, cap * sizeof(char *));
-
-		if (grown == NULL) {
-			free(owned);
-			return NULL;
-		}
-		s->strings = grown;
-		s->cap_strings = cap;
-	}
-	s->strings[s->n_strings++] = owned;
-	return owned;
-}
-
-static const char *keep_copy(struct doc_stack *s, const char *text)
-{
-	return keep(s, strdup(text));
-}
-
-/* TEXT with every byte a terminal could act on (and non-ASCII) as \xNN. */
-static char *escaped(const char *text)
-{
-	size_t len = strlen(text), i, o = 0;
-	char *out = malloc(len * 4 + 1);
-
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
-			o += (size_t)sprintf(out + o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* A problem at FILE:LINE; FATAL ones are kept even for a file only read. */
-static void problem(struct parser *p, bool fatal, const char *file, unsigned line,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void problem(struct parser *p, bool fatal, const char *file, unsigned line,
-		    const char *fmt, ...)
-{
-	struct doc_stack *s = p->stack;
-	char buf[1024];
-	va_list ap;
-
-	if (!p->keep && !fatal)
-		return;
-	/* One line, one problem: the first that libpam meets. */
-	if (s->n_problems > 0 && s->problems[s->n_problems - 1].line == line && line > 0 &&
-	    file != NULL && s->problems[s->n_problems - 1].file == file)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (s->n_problems == s->cap_problems) {
-		size_t cap = s->cap_problems ? s->cap_problems * 2 : 8;
-		struct doc_problem *grown = realloc(s->problems, cap * sizeof(*grown));
-
-		if (grown == NULL) {
-			p->rc = -ENOMEM;
-			return;
-		}
-		s->problems = grown;
-		s->cap_problems = cap;
-	}
-	s->problems[s->n_problems] = (struct doc_problem){
-		.file = file,
-		.line = line,
-		.message = keep_copy(s, buf),
-	};
-	if (s->problems[s->n_problems].message == NULL)
-		p->rc = -ENOMEM;
-	else
-		s->n_problems++;
-}
-
-/* The same, with NAME escaped into the message's one %s. */
-static void problem_named(struct parser *p, bool fatal, const char *file, unsigned line,
-			  const char *fmt, const char *name) __attribute__((format(printf, 5, 0)));
-
-static void problem_named(struct parser *p, bool fatal, const char *file, unsigned line,
-			  const char *fmt, const char *name)
-{
-	char *shown = escaped(name);
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	problem(p, fatal, file, line, fmt, shown != NULL ? shown : "?");
-#pragma GCC diagnostic pop
-	free(shown);
-}
-
-static struct doc_handler *add_handler(struct parser *p, enum doc_handler_kind kind,
-				       const char *file, unsigned line, unsigned level,
-				       const int *actions)
-{
-	struct doc_stack *s = p->stack;
-	struct doc_handler *h;
-	int i;
-
-	if (!p->keep)
-		return NULL;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		struct doc_handler *grown = realloc(s->h, cap * sizeof(*grown));
-
-		if (grown == NULL) {
-			p->rc = -ENOMEM;
-			return NULL;
-		}
-		s->h = grown;
-		s->cap = cap;
-	}
-	h = &s->h[s->n++];
-	*h = (struct doc_handler){
-		.kind = kind,
-		.file = file,
-		.line = line,
-		.level = level,
-		.module = "",
-		.name = "",
-		.args = "",
-	};
-	for (i = 0; i < DOC_RET_COUNT; i++)
-		h->actions[i] = actions != NULL ? actions[i] : DOC_ACT_BAD;
-	return h;
-}
-
-/* --- Files and modules, each looked at once. */
-
-static struct file_seen *read_once(struct parser *p, const char *path)
-{
-	struct file_seen **grown, *f;
-	size_t i;
-
-	for (i = 0; i < p->n_files; i++)
-		if (strcmp(p->files[i]->path, path) == 0)
-			return p->files[i];
-	grown = realloc(p->files, (p->n_files + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return NULL;
-	p->files = grown;
-	f = calloc(1, sizeof(*f));
-	if (f == NULL)
-		return NULL;
-	f->path = strdup(path);
-	f->rc = f->path != NULL ? doc_read(p->root, path, &f->text) : -ENOMEM;
-	if (f->rc == -ENOMEM) {
-		free(f->path);
-		free(f);
-		return NULL;
-	}
-	p->files[p->n_files++] = f;
-	return f;
-}
-
-static char *join_path(const char *dir, const char *name)
-{
-	char *path = malloc(strlen(dir) + strlen(name) + 2);
-
-	if (path != NULL)
-		sprintf(path, "%s/%s", dir, name);
-	return path;
-}
-
-/*
- * The file libpam opens for NAME: NAME itself if absolute, else the first
- * of DIRS/NAME that exists (fopen(3) opens a directory too; libpam then
- * reads it as empty).  Malloc'd; NULL when none (*oom on failure).
- */
-static char *find_file(struct parser *p, const char *const *dirs, const char *name, bool *oom)
-{
-	size_t i;
-
-	*oom = false;
-	if (name[0] == '/') {
-		char *path = strdup(name);
-
-		*oom = path == NULL;
-		if (path != NULL && !doc_exists(p->root, path)) {
-			free(path);
-			path = NULL;
-		}
-		return path;
-	}
-	for (i = 0; dirs[i] != NULL; i++) {
-		char *path = join_path(dirs[i], name);
-
-		if (path == NULL) {
-			*oom = true;
-			return NULL;
-		}
-		if (doc_exists(p->root, path))
-			return path;
-		free(path);
-	}
-	return NULL;
-}
-
-static bool in_list(char **list, size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(list[i], name) == 0)
-			return true;
-	return false;
-}
-
-static bool add_to_list(char ***list, size_t *n, const char *name)
-{
-	char **grown = realloc(*list, (*n + 1) * sizeof(char *));
-
-	if (grown == NULL)
-		return false;
-	*list = grown;
-	grown[*n] = strdup(name);
-	if (grown[*n] == NULL)
-		return false;
-	(*n)++;
-	return true;
-}
-
-static bool module_found(struct parser *p, const char *module)
-{
-	char *path;
-	bool oom, found;
-
-	if (in_list(p->modules_found, p->n_found, module))
-		return true;
-	if (in_list(p->modules_missing, p->n_missing, module))
-		return false;
-	path = find_file(p, doc_module_dirs, module, &oom);
-	found = path != NULL;
-	free(path);
-	if (oom || !(found ? add_to_list(&p->modules_found, &p->n_found, module)
-			   : add_to_list(&p->modules_missing, &p->n_missing, module)))
-		p->rc = -ENOMEM;
-	return found;
-}
-
-static const char *base_name(struct doc_stack *s, const char *module)
-{
-	const char *slash = strrchr(module, '/');
-	char *name = strdup(slash != NULL ? slash + 1 : module), *dot;
-
-	if (name == NULL)
-		return NULL;
-	dot = strrchr(name, '.');
-	if (dot != NULL)
-		*dot = '\0';
-	return keep(s, name);
-}
-
 /* --- Reading, as _pam_parse_conf_file and _pam_load_conf_file do. */
 
-static enum read_result load_file(struct parser *p, const char *path, enum type requested,
+static enum read_result load_file(struct doc_parser *p, const char *path, enum type requested,
 				  unsigned include_level, unsigned level);
 
 struct line_ctx {
@@ -338,7 +43,7 @@ struct line_ctx {
  * file): a failed include installs a handler of that type that fails, and
  * libpam cannot install one of no type: pam_start then fails.
  */
-static enum read_result include(struct parser *p, const struct line_ctx *c, enum type type,
+static enum read_result include(struct doc_parser *p, const struct line_ctx *c, enum type type,
 				const char *name, bool at_include, bool substack)
 {
 	/* @include: /etc/pam.d only, and only while it is a directory. */
@@ -350,14 +55,14 @@ static enum read_result include(struct parser *p, const struct line_ctx *c, enum
 
 	if (name == NULL && at_include) {
 		/* Debian's patch reads the name's first byte unchecked. */
-		problem(p, true, c->file, c->line, "@include names no file: libpam crashes here (a NULL pointer), so pam_start never returns");
+		doc_problem(p, true, c->file, c->line, "@include names no file: libpam crashes here (a NULL pointer), so pam_start never returns");
 		return READ_ABORTS;
 	}
 	if (substack)
-		add_handler(p, DOC_H_SUBSTACK, c->file, c->line, c->level, NULL);
+		doc_add_handler(p, DOC_H_SUBSTACK, c->file, c->line, c->level, NULL);
 	if (name != NULL && !(v15 ? next_level >= DOC_INCLUDE_DEPTH_MAX
 				  : c->include_level + 1 >= DOC_INCLUDE_DEPTH_MAX)) {
-		path = find_file(p, at_include ? etc_only : doc_service_dirs, name, &oom);
+		path = doc_find_file(p, at_include ? etc_only : doc_service_dirs, name, &oom);
 		if (oom) {
 			p->rc = -ENOMEM;
 			return READ_ABORTS;
@@ -367,7 +72,7 @@ static enum read_result include(struct parser *p, const struct line_ctx *c, enum
 		if (strcmp(p->chain[i], path) == 0)
 			break;
 	if (path != NULL && !(v15 && (i < p->depth || p->depth == CHAIN_MAX))) {
-		const char *kept = keep(p->stack, path);
+		const char *kept = doc_keep(p->stack, path);
 
 		if (kept == NULL) {
 			p->rc = -ENOMEM;
@@ -388,11 +93,11 @@ static enum read_result include(struct parser *p, const struct line_ctx *c, enum
 		snprintf(why, sizeof(why), "more than %d nested %s", DOC_INCLUDE_DEPTH_MAX,
 			 v15 ? "substacks" : "includes");
 	} else {
-		shown = escaped(name);
+		shown = doc_escaped(name);
 		snprintf(why, sizeof(why), "%sincludes \"%s\", which is not %s", at_include ? "@" : "",
 			 shown != NULL ? shown : "?",
 			 name[0] == '/' ? "there"
-			 : at_include   ? "in /etc/pam.d"
+			 : at_include	? "in /etc/pam.d"
 					: "in /etc/pam.d, /usr/lib/pam.d or /usr/etc/pam.d");
 		free(shown);
 	}
@@ -400,18 +105,18 @@ static enum read_result include(struct parser *p, const struct line_ctx *c, enum
 	/* The include failed: a module that fails, every action bad; libpam
 	 * cannot install one of no type (an @include of the service's own
 	 * file), and its pam_start fails. */
-	problem(p, type == T_ANY, c->file, c->line, "%s: %s", why,
-		type == T_ANY ? "libpam's pam_start fails"
-		: at_include  ? "libpam installs a module here that fails, its control left uninitialized (what it does next is undefined)"
-			      : "libpam installs a module here that fails");
+	doc_problem(p, type == T_ANY, c->file, c->line, "%s: %s", why,
+		    type == T_ANY ? "libpam's pam_start fails"
+		    : at_include  ? "libpam installs a module here that fails, its control left uninitialized (what it does next is undefined)"
+				  : "libpam installs a module here that fails");
 	if (type == T_ANY)
 		return READ_ABORTS;
-	add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+	doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
 	return READ_OK;
 }
 
 /* Sets ACTIONS from CONTROL, as libpam does; a problem if it balks. */
-static void control_actions(struct parser *p, const struct line_ctx *c, const char *control,
+static void control_actions(struct doc_parser *p, const struct line_ctx *c, const char *control,
 			    int actions[DOC_RET_COUNT])
 {
 	char bad[128] = "";
@@ -428,16 +133,16 @@ static void control_actions(struct parser *p, const struct line_ctx *c, const ch
 		return;
 	}
 	if (!doc_parse_control(control, actions, bad, sizeof(bad))) {
-		char *shown = escaped(bad);
+		char *shown = doc_escaped(bad);
 
-		problem(p, false, c->file, c->line, "bad control: %s: libpam takes every result of this module as a failure",
-			shown != NULL ? shown : "?");
+		doc_problem(p, false, c->file, c->line, "bad control: %s: libpam takes every result of this module as a failure",
+			    shown != NULL ? shown : "?");
 		free(shown);
 	}
 }
 
 /* One logical line of C->file. */
-static enum read_result parse_line(struct parser *p, const struct line_ctx *c, char *text)
+static enum read_result parse_line(struct doc_parser *p, const struct line_ctx *c, char *text)
 {
 	struct doc_stack *s = p->stack;
 	char *cursor = text, *tok, *module;
@@ -475,25 +180,25 @@ static enum read_result parse_line(struct parser *p, const struct line_ctx *c, c
 	p->had_session = true;
 	tok = doc_token(&cursor);
 	if (tok == NULL) {
-		problem(p, false, c->file, c->line, "no control: libpam installs a module here that fails");
-		add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+		doc_problem(p, false, c->file, c->line, "no control: libpam installs a module here that fails");
+		doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
 		return READ_OK;
 	}
 	if (strcasecmp(tok, "include") == 0 || strcasecmp(tok, "substack") == 0)
 		return include(p, c, T_SESSION, doc_token(&cursor), false,
 			       strcasecmp(tok, "substack") == 0);
 	if (bad_type != NULL)
-		problem_named(p, false, c->file, c->line,
-			      "\"%s\" is not a module type: libpam installs a module here that fails",
-			      bad_type);
+		doc_problem_named(p, false, c->file, c->line,
+				  "\"%s\" is not a module type: libpam installs a module here that fails",
+				  bad_type);
 	control_actions(p, c, tok, actions);
 	module = doc_token(&cursor);
 	if (module == NULL) {
-		problem(p, false, c->file, c->line, "no module named: libpam installs a module here that fails");
-		add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, actions);
+		doc_problem(p, false, c->file, c->line, "no module named: libpam installs a module here that fails");
+		doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, actions);
 		return READ_OK;
 	}
-	h = add_handler(p, kind, c->file, c->line, c->level, actions);
+	h = doc_add_handler(p, kind, c->file, c->line, c->level, actions);
 	if (h == NULL)
 		return READ_OK;
 	/* The arguments as written, as far as libpam's tokens reach. */
@@ -504,26 +209,26 @@ static enum read_result parse_line(struct parser *p, const struct line_ctx *c, c
 			    cursor[alen - 1] == '\n'))
 		cursor[--alen] = '\0';
 	h->silent = silent;
-	h->module = keep_copy(s, module);
-	h->name = base_name(s, module);
-	h->args = keep_copy(s, cursor);
+	h->module = doc_keep_copy(s, module);
+	h->name = doc_base_name(s, module);
+	h->args = doc_keep_copy(s, cursor);
 	if (h->module == NULL || h->name == NULL || h->args == NULL) {
 		p->rc = -ENOMEM;
 		return READ_ABORTS;
 	}
-	h->found = module_found(p, module);
+	h->found = doc_module_found(p, module);
 	if (!h->found && !silent && h->kind == DOC_H_MODULE)
-		problem_named(p, false, c->file, c->line,
-			      module[0] == '/' ? "module %s is not found: libpam runs it as failing (PAM_MODULE_UNKNOWN)"
-					       : "module %s is not found in the module directories: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
-			      module);
+		doc_problem_named(p, false, c->file, c->line,
+				  module[0] == '/' ? "module %s is not found: libpam runs it as failing (PAM_MODULE_UNKNOWN)"
+						   : "module %s is not found in the module directories: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
+				  module);
 	return READ_OK;
 }
 
-static enum read_result load_file(struct parser *p, const char *path, enum type requested,
+static enum read_result load_file(struct doc_parser *p, const char *path, enum type requested,
 				  unsigned include_level, unsigned level)
 {
-	struct file_seen *f = read_once(p, path);
+	struct doc_file_seen *f = doc_read_once(p, path);
 	struct doc_reader reader;
 	enum read_result r = READ_OK;
 	unsigned first;
@@ -537,9 +242,9 @@ static enum read_result load_file(struct parser *p, const char *path, enum type 
 	if (f->rc == -EISDIR) {
 		return READ_OK; /* fopen opens it, fgets reads nothing */
 	} else if (f->rc < 0) {
-		problem(p, requested == T_ANY, path, 0, "cannot read it: %s",
-			f->rc == -EINVAL ? "not a regular file (libpam would wait on a FIFO, or read a device)"
-					 : strerror(-f->rc));
+		doc_problem(p, requested == T_ANY, path, 0, "cannot read it: %s",
+			    f->rc == -EINVAL ? "not a regular file (libpam would wait on a FIFO, or read a device)"
+					     : strerror(-f->rc));
 		return READ_FAILS;
 	}
 	reader = (struct doc_reader){ .text = &f->text, .dialect = p->libpam->dialect };
@@ -557,8 +262,8 @@ static enum read_result load_file(struct parser *p, const char *path, enum type 
 
 		if (++p->stack->lines_read > DOC_LINES_MAX) {
 			if (!p->too_long)
-				problem(p, true, path, first, "the includes come to more than %d lines: libpam builds a module for each line at every pam_start, and its time grows with the square of their number; doctor stops here",
-					DOC_LINES_MAX);
+				doc_problem(p, true, path, first, "the includes come to more than %d lines: libpam builds a module for each line at every pam_start, and its time grows with the square of their number; doctor stops here",
+					    DOC_LINES_MAX);
 			p->too_long = true;
 			free(line);
 			r = READ_ABORTS;
@@ -575,15 +280,15 @@ static enum read_result load_file(struct parser *p, const char *path, enum type 
 		return READ_ABORTS;
 	}
 	if (got == DOC_READ_HANGS) {
-		problem(p, true, path, reader.lineno, "libpam %s's reader stops here for good: the line's backslash lands on its 1,023rd byte, and each read then gives nothing",
-			doc_libpam_dialect_name(p->libpam->dialect));
+		doc_problem(p, true, path, reader.lineno, "libpam %s's reader stops here for good: the line's backslash lands on its 1,023rd byte, and each read then gives nothing",
+			    doc_libpam_dialect_name(p->libpam->dialect));
 		return READ_ABORTS;
 	}
 	if (got == DOC_READ_FAILS) {
-		problem(p, requested == T_ANY, path, reader.lineno,
-			p->libpam->dialect == DOC_LIBPAM_1_5
-				? "libpam cannot read this file: a line is still continued at its end, or is 1,024 bytes or longer"
-				: "libpam cannot read this file: a line is still continued at its end");
+		doc_problem(p, requested == T_ANY, path, reader.lineno,
+			    p->libpam->dialect == DOC_LIBPAM_1_5
+				    ? "libpam cannot read this file: a line is still continued at its end, or is 1,024 bytes or longer"
+				    : "libpam cannot read this file: a line is still continued at its end");
 		return READ_FAILS;
 	}
 	return READ_OK;
@@ -591,30 +296,16 @@ static enum read_result load_file(struct parser *p, const char *path, enum type 
 
 /* --- The service, and "other", as _pam_init_handlers reads them. */
 
-static void parser_free(struct parser *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->n_files; i++) {
-		free(p->files[i]->path);
-		doc_text_free(&p->files[i]->text);
-		free(p->files[i]);
-	}
-	free(p->files);
-	doc_names_free(p->modules_found, p->n_found);
-	doc_names_free(p->modules_missing, p->n_missing);
-}
-
 /* Reads the file of NAME, keeping its handlers or only checking it;
  * *found says whether there was one. */
-static enum read_result read_top(struct parser *p, const char *name, bool keep_it,
+static enum read_result read_top(struct doc_parser *p, const char *name, bool keep_it,
 				 const char **file, bool *found)
 {
 	bool oom;
-	char *path = find_file(p, doc_service_dirs, name, &oom);
+	char *path = doc_find_file(p, doc_service_dirs, name, &oom);
 
 	*found = path != NULL;
-	if (oom || (path != NULL && (*file = keep(p->stack, path)) == NULL)) {
+	if (oom || (path != NULL && (*file = doc_keep(p->stack, path)) == NULL)) {
 		p->rc = -ENOMEM;
 		return READ_ABORTS;
 	}
@@ -627,13 +318,13 @@ static enum read_result read_top(struct parser *p, const char *name, bool keep_i
 int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
 			   const char *service, struct doc_stack *out)
 {
-	struct parser p = { .root = root, .libpam = libpam, .stack = out };
+	struct doc_parser p = { .root = root, .libpam = libpam, .stack = out };
 	const char *other_file = NULL;
 	bool found = false, other_found = false;
 	enum read_result r = READ_OK;
 
 	memset(out, 0, sizeof(*out));
-	out->service = keep_copy(out, service);
+	out->service = doc_keep_copy(out, service);
 	if (out->service == NULL)
 		return -ENOMEM;
 	/* A service name is a file name in pam.d, never a path. */
@@ -650,13 +341,13 @@ int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
 			out->from_other = true;
 		}
 		if (!found && !other_found)
-			problem(&p, true, NULL, 0, "no session stack: neither the service nor \"other\" has a file, so pam_start fails");
+			doc_problem(&p, true, NULL, 0, "no session stack: neither the service nor \"other\" has a file, so pam_start fails");
 		else if (out->n == 0 && r == READ_OK)
-			problem(&p, true, out->file, 0, "no session stack: neither the service nor \"other\" has a session line, so libpam fails every session");
+			doc_problem(&p, true, out->file, 0, "no session stack: neither the service nor \"other\" has a session line, so libpam fails every session");
 	}
 	if (r != READ_OK)
 		out->start_fails = true;
-	parser_free(&p);
+	doc_parser_free(&p);
 	return p.rc;
 }
 
@@ -672,13 +363,13 @@ bool doc_service_has_session_with(const char *root, const struct doc_libpam *lib
 				  const char *service)
 {
 	struct doc_stack s;
-	struct parser p = { .root = root, .libpam = libpam, .stack = &s };
+	struct doc_parser p = { .root = root, .libpam = libpam, .stack = &s };
 	const char *file;
 	bool found;
 
 	memset(&s, 0, sizeof(s));
 	read_top(&p, service, true, &file, &found);
-	parser_free(&p);
+	doc_parser_free(&p);
 	doc_stack_free(&s);
 	return p.had_session;
 }
@@ -689,42 +380,4 @@ bool doc_service_has_session(const char *root, const char *service)
 
 	doc_libpam_probe(root, &libpam);
 	return doc_service_has_session_with(root, &libpam, service);
-}
-
-void doc_stack_free(struct doc_stack *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n_strings; i++)
-		free(s->strings[i]);
-	free(s->strings);
-	free(s->h);
-	free(s->problems);
-	memset(s, 0, sizeof(*s));
-}
-
-char *doc_arg_value(const char *args, const char *key, bool *present)
-{
-	size_t klen = strlen(key);
-	const char *a = args;
-
-	*present = false;
-	while (*a != '\0') {
-		size_t len;
-
-		a += strspn(a, " \t");
-		len = strcspn(a, " \t");
-		if (len == 0)
-			break;
-		if (len == klen && strncmp(a, key, klen) == 0) {
-			*present = true;
-			return NULL;
-		}
-		if (len > klen && strncmp(a, key, klen) == 0 && a[klen] == '=') {
-			*present = true;
-			return strndup(a + klen + 1, len - klen - 1);
-		}
-		a += len;
-	}
-	return NULL;
 }

@@ -42,11 +42,24 @@ command -v pam-auth-update >/dev/null ||
 unshare -m --propagation private true 2>/dev/null ||
 	skip_rest "unshare -m is not permitted here"
 
+# doctor looks for modules in /lib/TRIPLET/security with the triplet of
+# its build: the packages are those of that architecture (an i386 build
+# checks an i386 root).
+triplet=${PML_MULTIARCH:-x86_64-linux-gnu}
+case $triplet in
+x86_64-linux-gnu) arch=amd64 ;;
+i386-linux-gnu) arch=i386 ;;
+aarch64-linux-gnu) arch=arm64 ;;
+s390x-linux-gnu) arch=s390x ;;
+*) skip_rest "no Debian architecture known for the build's triplet $triplet" ;;
+esac
+
 # 1. Fetch what the cache lacks.
 mkdir -p "$cache" || skip_rest "cannot create $cache"
 missing=
 for p in $packages; do
-	ls "$cache/${p}_"*.deb >/dev/null 2>&1 || missing="$missing $p"
+	ls "$cache/${p}_"*"_$arch.deb" "$cache/${p}_"*_all.deb >/dev/null 2>&1 ||
+		missing="$missing $p:$arch"
 done
 if [ -n "$missing" ]; then
 	(cd "$cache" && apt-get download $missing) >"$cache/download.log" 2>&1 ||
@@ -63,7 +76,7 @@ mkdir -p "$root"
 
 # 2. Unpack every package into the root, as dpkg would leave it.
 unpacked=true
-for deb in "$cache"/*.deb; do
+for deb in "$cache"/*_"$arch".deb "$cache"/*_all.deb; do
 	dpkg-deb -x "$deb" "$root" || unpacked=false
 done
 if $unpacked && [ -f "$root/etc/pam.d/sshd" ] && [ -f "$root/usr/share/pam/common-session" ]; then
@@ -82,7 +95,7 @@ cp "$root"/usr/share/pam/common-auth "$root"/usr/share/pam/common-account \
 	"$root"/usr/share/pam/common-session-noninteractive "$root/etc/pam.d/"
 cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
 install -m 0644 "$src/conf/memlock.conf" -D "$root/etc/security/memlock.conf"
-moddir=$root/lib/x86_64-linux-gnu/security
+moddir=$root/lib/$triplet/security
 install -m 0644 /dev/null "$moddir/pam_memlock.so"
 mkdir -p "$scratch/debconf" "$root/var/lib/pam"
 unshare -m --propagation private sh -c '

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,10 +40,10 @@ static void setup(void)
 	ck_assert_ptr_nonnull(mkdtemp(root));
 	model_debian = true;
 	model_dialect = DOC_LIBPAM_1_5;
-	put("/lib/x86_64-linux-gnu/security/pam_permit.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_deny.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_limits.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_memlock.so", "");
+	put("/usr/lib/security/pam_permit.so", "");
+	put("/usr/lib/security/pam_deny.so", "");
+	put("/usr/lib/security/pam_limits.so", "");
+	put("/usr/lib/security/pam_memlock.so", "");
 }
 
 static void teardown(void)
@@ -227,6 +228,25 @@ START_TEST(at_include_reads_etc_only_include_reads_the_vendor_dir)
 }
 END_TEST
 
+/* Debian 13's layout: modules in /usr/lib/TRIPLET/security (this build's
+ * triplet), reached through the root's own /lib -> usr/lib. */
+START_TEST(modules_in_the_multiarch_directory)
+{
+	char link[512];
+	struct doc_stack s;
+
+	put("/usr/lib/" PML_MULTIARCH "/security/pam_arch.so", "");
+	snprintf(link, sizeof(link), "%s/lib", root);
+	ck_assert_int_eq(symlink("usr/lib", link), 0);
+	put("/etc/pam.d/svc", "session required pam_arch.so\n"
+			      "session required /lib/" PML_MULTIARCH "/security/pam_arch.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	ck_assert(s.h[0].found && s.h[1].found);
+	doc_stack_free(&s);
+}
+END_TEST
+
 START_TEST(other_stands_in_for_a_service_without_session_lines)
 {
 	struct doc_stack s;
@@ -268,6 +288,102 @@ START_TEST(garbage_and_continuations)
 	ck_assert_str_eq(v, "/x");
 	free(v);
 	doc_stack_free(&s);
+}
+END_TEST
+
+/* Both ways of resolving inside the root, openat2's and the walk, land on
+ * the same file for each trick, and never outside. */
+START_TEST(paths_resolve_inside_the_root_both_ways)
+{
+	static const char *const tricks[][2] = {
+		{ "/abs", "/target" },		       /* absolute link: from the root */
+		{ "/dir/rel", "/target" },	       /* relative link: from its directory */
+		{ "/../../../../target", "/target" }, /* ".." stops at the root */
+		{ "/dir/../dir/./up/target", "/target" },
+		{ "/lib/x", "/usr/lib/x" },	       /* the root's own /lib -> usr/lib */
+	};
+	char outside[128], link[512];
+	struct stat want, got, wk;
+	size_t i;
+	int fd;
+
+	put("/target", "inside\n");
+	put("/usr/lib/x", "x\n");
+	put("/dir/.keep", "");
+	snprintf(link, sizeof(link), "%s/abs", root);
+	ck_assert_int_eq(symlink("/target", link), 0);
+	snprintf(link, sizeof(link), "%s/dir/rel", root);
+	ck_assert_int_eq(symlink("../target", link), 0);
+	snprintf(link, sizeof(link), "%s/dir/up", root);
+	ck_assert_int_eq(symlink("/../..", link), 0);
+	snprintf(link, sizeof(link), "%s/lib", root);
+	ck_assert_int_eq(symlink("usr/lib", link), 0);
+	for (i = 0; i < sizeof(tricks) / sizeof(tricks[0]); i++) {
+		snprintf(link, sizeof(link), "%s%s", root, tricks[i][1]);
+		ck_assert_int_eq(stat(link, &want), 0);
+		fd = doc_open_path(root, tricks[i][0], false, &got);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		fd = doc_open_path_walk(root, tricks[i][0], false, &wk);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		ck_assert(got.st_ino == want.st_ino && wk.st_ino == want.st_ino);
+	}
+	/* A link out of the root, to a file this machine has: not found. */
+	snprintf(outside, sizeof(outside), "%s-outside", root);
+	ck_assert_int_eq(mkdir(outside, 0700), 0);
+	pml_tree_put(outside, "/secret", "secret\n");
+	snprintf(link, sizeof(link), "%s/escape", root);
+	snprintf(outside + strlen(outside), sizeof(outside) - strlen(outside), "/secret");
+	ck_assert_int_eq(symlink(outside, link), 0);
+	ck_assert_int_eq(doc_open_path(root, "/escape", false, &got), -ENOENT);
+	ck_assert_int_eq(doc_open_path_walk(root, "/escape", false, &got), -ENOENT);
+	/* Unless the link is not followed: then it is the link. */
+	fd = doc_open_path_walk(root, "/escape", true, &got);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(S_ISLNK(got.st_mode));
+	close(fd);
+	/* A loop of links. */
+	snprintf(link, sizeof(link), "%s/loop", root);
+	ck_assert_int_eq(symlink("/loop", link), 0);
+	ck_assert_int_eq(doc_open_path_walk(root, "/loop", false, &got), -ELOOP);
+	ck_assert_int_eq(doc_open_path(root, "/loop", false, &got), -ELOOP);
+	*strrchr(outside, '/') = '\0';
+	snprintf(link, sizeof(link), "rm -rf '%s'", outside);
+	ck_assert_int_eq(system(link), 0);
+}
+END_TEST
+
+/* Twelve files, each including the next four times: 4^11 copies of the
+ * last one.  doctor stops at DOC_LINES_MAX lines, reads each file once,
+ * and stays small; the stack is an error. */
+START_TEST(exponential_includes_are_bounded)
+{
+	struct doc_stack s;
+	struct rusage ru;
+	char name[32], text[256];
+	int i;
+
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "/etc/pam.d/x%d", i);
+		if (i < 11)
+			snprintf(text, sizeof(text), "session include x%d\nsession include x%d\n"
+				 "session include x%d\nsession include x%d\n", i + 1, i + 1, i + 1, i + 1);
+		else
+			snprintf(text, sizeof(text), "session optional pam_permit.so\n");
+		put(name, text);
+	}
+	put("/etc/pam.d/svc", "session include x0\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_le(s.lines_read, DOC_LINES_MAX + 1);
+	ck_assert_uint_le(s.n, DOC_LINES_MAX);
+	ck_assert(s.start_fails);
+	ck_assert_ptr_nonnull(strstr(s.problems[s.n_problems - 1].message, "more than 10000 lines"));
+	ran(&s);
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	ck_assert_int_lt(ru.ru_maxrss, 200 * 1024); /* KiB: main took 1 GB */
 }
 END_TEST
 
@@ -538,7 +654,10 @@ int main(void)
 	tcase_add_test(tc, a_substack_counts_as_one_for_a_jump);
 	tcase_add_test(tc, dash_hides_a_missing_module_only_from_the_log);
 	tcase_add_test(tc, missing_include_and_loop_are_problems);
+	tcase_add_test(tc, paths_resolve_inside_the_root_both_ways);
+	tcase_add_test(tc, exponential_includes_are_bounded);
 	tcase_add_test(tc, at_include_reads_etc_only_include_reads_the_vendor_dir);
+	tcase_add_test(tc, modules_in_the_multiarch_directory);
 	tcase_add_test(tc, other_stands_in_for_a_service_without_session_lines);
 	tcase_add_test(tc, garbage_and_continuations);
 	tcase_add_test(tc, limits_precedence);

@@ -140,12 +140,10 @@ static int open_dropin_dir(const struct pml_source *source, const char *dir, int
 	int pfd, rc;
 
 	*why = NULL;
-	if (source->in_dir)
-		pfd = source->dir_fd < 0 ? (errno = -source->dir_fd, -1)
-					 : openat(source->dir_fd, PML_DROPIN_DIR,
-						  O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	else
-		pfd = openat(AT_FDCWD, dir, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (source->in_dir && source->dir_fd < 0)
+		return source->dir_fd;
+	pfd = source->in_dir ? openat(source->dir_fd, PML_DROPIN_DIR, O_PATH | O_NOFOLLOW | O_CLOEXEC)
+			     : openat(AT_FDCWD, dir, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
 	rc = pml_check_dir_fd(pfd, source->owner, why);

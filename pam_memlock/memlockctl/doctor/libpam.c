@@ -19,11 +19,11 @@
 #define ARCH_DIR(prefix, leaf) prefix "/" PML_MULTIARCH leaf
 
 const char *const doc_module_dirs[] = {
-	ARCH_DIR("/lib", "/security"), /* Debian 12 (libpam's securedir) */
+	ARCH_DIR("/lib", "/security"),	   /* Debian 12 (libpam's securedir) */
 	ARCH_DIR("/usr/lib", "/security"), /* Debian 13 */
-	"/lib/security", /* Debian's second (isadir), Alpine, upstream's */
-	"/usr/lib/security", /* Debian 13's second, Arch */
-	"/lib64/security", /* Fedora, openSUSE */
+	"/lib/security",		   /* Debian's second (isadir), Alpine, upstream's */
+	"/usr/lib/security",		   /* Debian 13's second, Arch */
+	"/lib64/security",		   /* Fedora, openSUSE */
 	"/usr/lib64/security",
 	PML_PAMMODDIR, /* where this build installs pam_memlock */
 	NULL,

@@ -70,9 +70,9 @@ struct doc_limits_side {
 
 struct doc_limits_request {
 	const char *root;
-	const char *conf; /* conf= (then limits.d is not read), or NULL */
-	bool set_all;	  /* Debian's model, or the set_all argument */
-	bool root_exempt; /* Debian's: "*" and group lines skip root */
+	const char *conf;		 /* conf= (then limits.d is not read), or NULL */
+	bool set_all;			 /* Debian's model, or the set_all argument */
+	bool root_exempt;		 /* Debian's: "*" and group lines skip root */
 	enum doc_libpam_dialect dialect; /* how lines are read */
 	const struct doc_user *user;
 	struct doc_value pid1_soft, pid1_hard;

@@ -107,8 +107,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	 * directory opened inside the root (the module refuses a relative
 	 * name: so does the loader, given it as it is). */
 	rq = (struct pml_request){
-		.source = { .path = conf, .given = conf_given, .owner = 0,
-			    .in_dir = conf[0] == '/', .dir_fd = -EBADF },
+		.source = { .path = conf, .given = conf_given, .owner = 0, .in_dir = conf[0] == '/', .dir_fd = -EBADF },
 		.user = d->have_user ? d->user.name : ANY_USER,
 		.service = p->service,
 	};

@@ -36,8 +36,8 @@ struct doc_reader {
 
 /* Results of doc_next_line besides 1 (a line) and 0 (the end). */
 enum {
-	DOC_READ_FAILS = -1,   /* libpam's reader fails: the file is an error */
-	DOC_READ_HANGS = -2,   /* libpam 1.5 reads the same nothing forever */
+	DOC_READ_FAILS = -1, /* libpam's reader fails: the file is an error */
+	DOC_READ_HANGS = -2, /* libpam 1.5 reads the same nothing forever */
 	DOC_READ_NOMEM = -3,
 };
 

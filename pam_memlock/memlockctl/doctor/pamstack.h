@@ -114,8 +114,8 @@ struct doc_stack {
 	size_t n, cap;
 	struct doc_problem *problems;
 	size_t n_problems, cap_problems;
-	bool session_fails; /* the walk ends in failure */
-	bool start_fails;   /* pam_start fails: no handler runs */
+	bool session_fails;	  /* the walk ends in failure */
+	bool start_fails;	  /* pam_start fails: no handler runs */
 	unsigned long lines_read; /* through every include: see DOC_LINES_MAX */
 	/* Every string above lives in these blocks. */
 	char **strings;

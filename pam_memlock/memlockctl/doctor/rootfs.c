@@ -142,12 +142,15 @@ static int walk_path(int rootfd, const char *path, bool nofollow, bool reading,
 			continue;
 		}
 		if (last && reading) {
-			rc = S_ISREG(st->st_mode) ? openat(w.dirs[w.depth - 1], name,
-							   O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-								   O_NOCTTY | O_CLOEXEC)
-						  : (errno = EINVAL, -1);
-			rc = rc < 0 ? -errno : rc;
+			/* Seen to be a regular file: only then opened to read. */
 			close(fd);
+			if (!S_ISREG(st->st_mode)) {
+				rc = -EINVAL;
+				break;
+			}
+			rc = openat(w.dirs[w.depth - 1], name,
+				    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+			rc = rc < 0 ? -errno : rc;
 			break;
 		}
 		if (last) {

@@ -247,6 +247,29 @@ START_TEST(modules_in_the_multiarch_directory)
 }
 END_TEST
 
+/* Links as distributions make them, followed inside the root: authselect's
+ * absolute /etc/pam.d/system-auth -> /etc/authselect/system-auth, and
+ * pam-config's relative common-session -> common-session-pc. */
+START_TEST(distribution_links_resolve_inside_the_root)
+{
+	char link[512];
+	struct doc_stack s;
+
+	put("/etc/authselect/system-auth", "session optional pam_memlock.so\n");
+	put("/etc/pam.d/common-session-pc", "session required pam_limits.so\n");
+	snprintf(link, sizeof(link), "%s/etc/pam.d/system-auth", root);
+	ck_assert_int_eq(symlink("/etc/authselect/system-auth", link), 0);
+	snprintf(link, sizeof(link), "%s/etc/pam.d/common-session", root);
+	ck_assert_int_eq(symlink("common-session-pc", link), 0);
+	put("/etc/pam.d/svc", "session include system-auth\nsession substack common-session\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	ck_assert_str_eq(ran(&s), "pam_memlock pam_limits");
+	ck_assert_str_eq(s.h[0].file, "/etc/pam.d/system-auth");
+	doc_stack_free(&s);
+}
+END_TEST
+
 START_TEST(other_stands_in_for_a_service_without_session_lines)
 {
 	struct doc_stack s;
@@ -658,6 +681,7 @@ int main(void)
 	tcase_add_test(tc, exponential_includes_are_bounded);
 	tcase_add_test(tc, at_include_reads_etc_only_include_reads_the_vendor_dir);
 	tcase_add_test(tc, modules_in_the_multiarch_directory);
+	tcase_add_test(tc, distribution_links_resolve_inside_the_root);
 	tcase_add_test(tc, other_stands_in_for_a_service_without_session_lines);
 	tcase_add_test(tc, garbage_and_continuations);
 	tcase_add_test(tc, limits_precedence);

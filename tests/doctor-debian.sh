@@ -46,11 +46,24 @@ command -v pam-auth-update >/dev/null ||
 unshare -m --propagation private true 2>/dev/null ||
 	skip_rest "unshare -m is not permitted here"
 
+# doctor looks for modules in /lib/TRIPLET/security with the triplet of
+# its build: the packages are those of that architecture (an i386 build
+# checks an i386 root).
+triplet=${PML_MULTIARCH:-x86_64-linux-gnu}
+case $triplet in
+x86_64-linux-gnu) arch=amd64 ;;
+i386-linux-gnu) arch=i386 ;;
+aarch64-linux-gnu) arch=arm64 ;;
+s390x-linux-gnu) arch=s390x ;;
+*) skip_rest "no Debian architecture known for the build's triplet $triplet" ;;
+esac
+
 # 1. Fetch what the cache lacks.
 mkdir -p "$cache" || skip_rest "cannot create $cache"
 missing=
 for p in $packages; do
-	ls "$cache/${p}_"*.deb >/dev/null 2>&1 || missing="$missing $p"
+	ls "$cache/${p}_"*"_$arch.deb" "$cache/${p}_"*_all.deb >/dev/null 2>&1 ||
+		missing="$missing $p:$arch"
 done
 if [ -n "$missing" ]; then
 	(cd "$cache" && apt-get download $missing) >"$cache/download.log" 2>&1 ||
@@ -72,7 +85,7 @@ for d in bin sbin lib lib64; do
 	mkdir -p "$root/usr/$d" && ln -s "usr/$d" "$root/$d"
 done
 unpacked=true
-for deb in "$cache"/*.deb; do
+for deb in "$cache"/*_"$arch".deb "$cache"/*_all.deb; do
 	dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$root" ||
 		unpacked=false
 done

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,11 @@
 #include "doctor/units.h"
 
 static char root[64];
+static bool model_debian;
+static enum doc_libpam_dialect model_dialect;
+
+static const struct doc_libpam libpam_15 = { .dialect = DOC_LIBPAM_1_5 };
+static const struct doc_libpam libpam_16 = { .dialect = DOC_LIBPAM_1_6 };
 
 /* Writes TEXT to PATH under the fake root. */
 static void put(const char *path, const char *text)
@@ -32,10 +38,12 @@ static void setup(void)
 {
 	snprintf(root, sizeof(root), "/tmp/pml-test-doctor-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(root));
-	put("/lib/x86_64-linux-gnu/security/pam_permit.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_deny.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_limits.so", "");
-	put("/lib/x86_64-linux-gnu/security/pam_memlock.so", "");
+	model_debian = true;
+	model_dialect = DOC_LIBPAM_1_5;
+	put("/usr/lib/security/pam_permit.so", "");
+	put("/usr/lib/security/pam_deny.so", "");
+	put("/usr/lib/security/pam_limits.so", "");
+	put("/usr/lib/security/pam_memlock.so", "");
 }
 
 static void teardown(void)
@@ -184,12 +192,22 @@ START_TEST(missing_include_and_loop_are_problems)
 	ran(&s);
 	ck_assert(s.session_fails);
 	doc_stack_free(&s);
+	/* A loop: 1.6 stops at 16 nested includes, 1.5 nests until it has no
+	 * descriptor left; either way the stack fails. */
 	put("/etc/pam.d/a", "session include b\n");
 	put("/etc/pam.d/b", "@include a\n");
 	put("/etc/pam.d/svc", "session include a\n");
-	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
-	ck_assert_uint_ge(s.n_problems, 1);
+	ck_assert_int_eq(doc_stack_resolve_with(root, &libpam_16, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 1);
+	ck_assert_ptr_nonnull(strstr(s.problems[0].message, "more than 16 nested includes"));
+	ran(&s);
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+	ck_assert_int_eq(doc_stack_resolve_with(root, &libpam_15, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 1);
 	ck_assert_ptr_nonnull(strstr(s.problems[0].message, "include loop"));
+	ran(&s);
+	ck_assert(s.session_fails);
 	doc_stack_free(&s);
 }
 END_TEST
@@ -210,6 +228,48 @@ START_TEST(at_include_reads_etc_only_include_reads_the_vendor_dir)
 }
 END_TEST
 
+/* Debian 13's layout: modules in /usr/lib/TRIPLET/security (this build's
+ * triplet), reached through the root's own /lib -> usr/lib. */
+START_TEST(modules_in_the_multiarch_directory)
+{
+	char link[512];
+	struct doc_stack s;
+
+	put("/usr/lib/" PML_MULTIARCH "/security/pam_arch.so", "");
+	snprintf(link, sizeof(link), "%s/lib", root);
+	ck_assert_int_eq(symlink("usr/lib", link), 0);
+	put("/etc/pam.d/svc", "session required pam_arch.so\n"
+			      "session required /lib/" PML_MULTIARCH "/security/pam_arch.so\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	ck_assert(s.h[0].found && s.h[1].found);
+	doc_stack_free(&s);
+}
+END_TEST
+
+/* Links as distributions make them, followed inside the root: authselect's
+ * absolute /etc/pam.d/system-auth -> /etc/authselect/system-auth, and
+ * pam-config's relative common-session -> common-session-pc. */
+START_TEST(distribution_links_resolve_inside_the_root)
+{
+	char link[512];
+	struct doc_stack s;
+
+	put("/etc/authselect/system-auth", "session optional pam_memlock.so\n");
+	put("/etc/pam.d/common-session-pc", "session required pam_limits.so\n");
+	snprintf(link, sizeof(link), "%s/etc/pam.d/system-auth", root);
+	ck_assert_int_eq(symlink("/etc/authselect/system-auth", link), 0);
+	snprintf(link, sizeof(link), "%s/etc/pam.d/common-session", root);
+	ck_assert_int_eq(symlink("common-session-pc", link), 0);
+	put("/etc/pam.d/svc", "session include system-auth\nsession substack common-session\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	ck_assert_str_eq(ran(&s), "pam_memlock pam_limits");
+	ck_assert_str_eq(s.h[0].file, "/etc/pam.d/system-auth");
+	doc_stack_free(&s);
+}
+END_TEST
+
 START_TEST(other_stands_in_for_a_service_without_session_lines)
 {
 	struct doc_stack s;
@@ -224,6 +284,9 @@ START_TEST(other_stands_in_for_a_service_without_session_lines)
 }
 END_TEST
 
+/* Garbage where a type should be: in the service's own file libpam makes
+ * it an auth module (no matter to sessions); in a session include, a
+ * session module that fails, its bytes escaped in the problem. */
 START_TEST(garbage_and_continuations)
 {
 	static const char text[] = "session optional \\\n  pam_memlock.so conf=/x # c\n"
@@ -233,6 +296,11 @@ START_TEST(garbage_and_continuations)
 	char *v;
 
 	put("/etc/pam.d/svc", text);
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_eq(s.n_problems, 0);
+	doc_stack_free(&s);
+	put("/etc/pam.d/block", text);
+	put("/etc/pam.d/svc", "session include block\n");
 	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
 	ck_assert_str_eq(s.h[0].args, "conf=/x");
 	ck_assert_uint_eq(s.n_problems, 1);
@@ -246,17 +314,117 @@ START_TEST(garbage_and_continuations)
 }
 END_TEST
 
+/* Both ways of resolving inside the root, openat2's and the walk, land on
+ * the same file for each trick, and never outside. */
+START_TEST(paths_resolve_inside_the_root_both_ways)
+{
+	static const char *const tricks[][2] = {
+		{ "/abs", "/target" },		       /* absolute link: from the root */
+		{ "/dir/rel", "/target" },	       /* relative link: from its directory */
+		{ "/../../../../target", "/target" }, /* ".." stops at the root */
+		{ "/dir/../dir/./up/target", "/target" },
+		{ "/lib/x", "/usr/lib/x" },	       /* the root's own /lib -> usr/lib */
+	};
+	char outside[128], link[512];
+	struct stat want, got, wk;
+	size_t i;
+	int fd;
+
+	put("/target", "inside\n");
+	put("/usr/lib/x", "x\n");
+	put("/dir/.keep", "");
+	snprintf(link, sizeof(link), "%s/abs", root);
+	ck_assert_int_eq(symlink("/target", link), 0);
+	snprintf(link, sizeof(link), "%s/dir/rel", root);
+	ck_assert_int_eq(symlink("../target", link), 0);
+	snprintf(link, sizeof(link), "%s/dir/up", root);
+	ck_assert_int_eq(symlink("/../..", link), 0);
+	snprintf(link, sizeof(link), "%s/lib", root);
+	ck_assert_int_eq(symlink("usr/lib", link), 0);
+	for (i = 0; i < sizeof(tricks) / sizeof(tricks[0]); i++) {
+		snprintf(link, sizeof(link), "%s%s", root, tricks[i][1]);
+		ck_assert_int_eq(stat(link, &want), 0);
+		fd = doc_open_path(root, tricks[i][0], false, &got);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		fd = doc_open_path_walk(root, tricks[i][0], false, &wk);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		ck_assert(got.st_ino == want.st_ino && wk.st_ino == want.st_ino);
+	}
+	/* A link out of the root, to a file this machine has: not found. */
+	snprintf(outside, sizeof(outside), "%s-outside", root);
+	ck_assert_int_eq(mkdir(outside, 0700), 0);
+	pml_tree_put(outside, "/secret", "secret\n");
+	snprintf(link, sizeof(link), "%s/escape", root);
+	snprintf(outside + strlen(outside), sizeof(outside) - strlen(outside), "/secret");
+	ck_assert_int_eq(symlink(outside, link), 0);
+	ck_assert_int_eq(doc_open_path(root, "/escape", false, &got), -ENOENT);
+	ck_assert_int_eq(doc_open_path_walk(root, "/escape", false, &got), -ENOENT);
+	/* Unless the link is not followed: then it is the link. */
+	fd = doc_open_path_walk(root, "/escape", true, &got);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(S_ISLNK(got.st_mode));
+	close(fd);
+	/* A loop of links. */
+	snprintf(link, sizeof(link), "%s/loop", root);
+	ck_assert_int_eq(symlink("/loop", link), 0);
+	ck_assert_int_eq(doc_open_path_walk(root, "/loop", false, &got), -ELOOP);
+	ck_assert_int_eq(doc_open_path(root, "/loop", false, &got), -ELOOP);
+	*strrchr(outside, '/') = '\0';
+	snprintf(link, sizeof(link), "rm -rf '%s'", outside);
+	ck_assert_int_eq(system(link), 0);
+}
+END_TEST
+
+/* Twelve files, each including the next four times: 4^11 copies of the
+ * last one.  doctor stops at DOC_LINES_MAX lines, reads each file once,
+ * and stays small; the stack is an error. */
+START_TEST(exponential_includes_are_bounded)
+{
+	struct doc_stack s;
+	struct rusage ru;
+	char name[32], text[256];
+	int i;
+
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "/etc/pam.d/x%d", i);
+		if (i < 11)
+			snprintf(text, sizeof(text), "session include x%d\nsession include x%d\n"
+				 "session include x%d\nsession include x%d\n", i + 1, i + 1, i + 1, i + 1);
+		else
+			snprintf(text, sizeof(text), "session optional pam_permit.so\n");
+		put(name, text);
+	}
+	put("/etc/pam.d/svc", "session include x0\n");
+	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
+	ck_assert_uint_le(s.lines_read, DOC_LINES_MAX + 1);
+	ck_assert_uint_le(s.n, DOC_LINES_MAX);
+	ck_assert(s.start_fails);
+	ck_assert_ptr_nonnull(strstr(s.problems[s.n_problems - 1].message, "more than 10000 lines"));
+	ran(&s);
+	ck_assert(s.session_fails);
+	doc_stack_free(&s);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	ck_assert_int_lt(ru.ru_maxrss, 200 * 1024); /* KiB: main took 1 GB */
+}
+END_TEST
+
 /* --- pam_limits. */
 
 static gid_t alice_groups[] = { 1000, 27 };
 static const struct doc_user alice = { "alice", 1000, 1000, alice_groups, 2 };
 static const struct doc_user root_user = { "root", 0, 0, NULL, 0 };
 
+/* The pam_limits the next limits() models: Debian 12's (setup). */
+
 static struct doc_limits_result limits(const struct doc_user *user, bool set_all)
 {
 	struct doc_limits_request rq = {
 		.root = root,
 		.set_all = set_all,
+		.root_exempt = model_debian,
+		.dialect = model_dialect,
 		.user = user,
 		.pid1_soft = { 100 << 20, true },
 		.pid1_hard = { 200 << 20, true },
@@ -287,9 +455,15 @@ START_TEST(limits_precedence)
 	/* pam_limits lowers soft (1 MiB) to hard. */
 	ck_assert_uint_eq(r.soft.value.bytes, 8 * 1024);
 	doc_limits_free(&r);
-	/* Root gets neither "*" nor groups. */
+	/* Debian's root gets neither "*" nor groups; upstream's gets "*". */
 	r = limits(&root_user, false);
 	ck_assert(!r.sets);
+	doc_limits_free(&r);
+	model_debian = false;
+	r = limits(&root_user, false);
+	ck_assert(r.sets);
+	ck_assert_int_eq(r.hard.rank, DOC_RANK_DEFAULT);
+	ck_assert_uint_eq(r.hard.value.bytes, 4096 * 1024);
 	doc_limits_free(&r);
 }
 END_TEST
@@ -340,9 +514,45 @@ START_TEST(limits_bad_lines_and_unreadable_files)
 	ck_assert(!r.sets && !r.failed);
 	ck_assert_uint_eq(r.problem_line, 1);
 	doc_limits_free(&r);
+	/* No limits.conf: pam_limits 1.5.2 fails the session; from 1.6.0 a
+	 * missing default file is none. */
 	unlink(strcat(strcpy((char[512]){ 0 }, root), "/etc/security/limits.conf"));
 	r = limits(&alice, true);
 	ck_assert(r.failed && !r.sets);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_6;
+	r = limits(&alice, true);
+	ck_assert(!r.failed && r.sets);
+	doc_limits_free(&r);
+}
+END_TEST
+
+/* A line of more than 1,023 bytes: pam_limits 1.5 reads its second piece
+ * as a line of its own, 1.6 reads it whole. */
+START_TEST(limits_long_lines_as_each_release_reads_them)
+{
+	char text[2048];
+	struct doc_limits_result r;
+	int pad = 1023 - (int)strlen("alice hard memlock 4096 ");
+
+	snprintf(text, sizeof(text), "alice hard memlock 4096 %*s alice hard memlock 1024\n", pad, "");
+	put("/etc/security/limits.conf", text);
+	r = limits(&alice, false);
+	ck_assert_uint_eq(r.hard.value.bytes, 1024 * 1024);
+	ck_assert_uint_eq(r.hard.line, 1);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_6;
+	r = limits(&alice, false);
+	ck_assert_uint_eq(r.hard.value.bytes, 4096 * 1024);
+	doc_limits_free(&r);
+	/* 1.6's value is the rest of the line: "unlimited junk" is no value. */
+	put("/etc/security/limits.conf", "alice hard memlock unlimited junk\n");
+	r = limits(&alice, false);
+	ck_assert(!r.sets);
+	doc_limits_free(&r);
+	model_dialect = DOC_LIBPAM_1_5;
+	r = limits(&alice, false);
+	ck_assert(r.sets && r.hard.value.bytes == DOC_UNLIMITED);
 	doc_limits_free(&r);
 }
 END_TEST
@@ -390,6 +600,31 @@ START_TEST(unit_dropins_override_the_unit)
 	ck_assert_uint_eq(st.value.soft.bytes, 3 << 20);
 	doc_session_start(root, "su", &st);
 	ck_assert(!st.has_unit && !st.value.set);
+}
+END_TEST
+
+/* Unit files as systemd reads them: a padded line of any length, a
+ * continued one (a comment inside skipped), a ';' comment, and a file
+ * systemd refuses (a broken section header) setting nothing. */
+START_TEST(unit_lines_as_systemd_reads_them)
+{
+	char text[4096];
+	struct doc_start st;
+
+	snprintf(text, sizeof(text), "[Service]\n%600sLimitMEMLOCK=infinity%600s\n", "", "");
+	put("/lib/systemd/system/ssh.service", text);
+	doc_session_start(root, "sshd", &st);
+	ck_assert(st.value.set && st.value.soft.bytes == DOC_UNLIMITED);
+	put("/lib/systemd/system/ssh.service",
+	    "[Service]\nLimitMEMLOCK=\\\n# a comment inside\n  16M\n;LimitMEMLOCK=1M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert(st.value.set);
+	ck_assert_uint_eq(st.value.soft.bytes, 16 << 20);
+	ck_assert_uint_eq(st.value.line, 2);
+	put("/lib/systemd/system/ssh.service", "[Service]\nLimitMEMLOCK=16M\n[Broken\n");
+	put("/etc/systemd/system.conf", "[Manager]\nDefaultLimitMEMLOCK=3M\n");
+	doc_session_start(root, "sshd", &st);
+	ck_assert_uint_eq(st.value.soft.bytes, 3 << 20);
 }
 END_TEST
 
@@ -442,15 +677,21 @@ int main(void)
 	tcase_add_test(tc, a_substack_counts_as_one_for_a_jump);
 	tcase_add_test(tc, dash_hides_a_missing_module_only_from_the_log);
 	tcase_add_test(tc, missing_include_and_loop_are_problems);
+	tcase_add_test(tc, paths_resolve_inside_the_root_both_ways);
+	tcase_add_test(tc, exponential_includes_are_bounded);
 	tcase_add_test(tc, at_include_reads_etc_only_include_reads_the_vendor_dir);
+	tcase_add_test(tc, modules_in_the_multiarch_directory);
+	tcase_add_test(tc, distribution_links_resolve_inside_the_root);
 	tcase_add_test(tc, other_stands_in_for_a_service_without_session_lines);
 	tcase_add_test(tc, garbage_and_continuations);
 	tcase_add_test(tc, limits_precedence);
+	tcase_add_test(tc, limits_long_lines_as_each_release_reads_them);
 	tcase_add_test(tc, limits_ranges_quirk_and_exemption);
 	tcase_add_test(tc, limits_set_all_and_any_user);
 	tcase_add_test(tc, limits_bad_lines_and_unreadable_files);
 	tcase_add_test(tc, systemd_values);
 	tcase_add_test(tc, unit_dropins_override_the_unit);
+	tcase_add_test(tc, unit_lines_as_systemd_reads_them);
 	tcase_add_test(tc, proc_files_are_read_to_the_end);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, NULL, 0);

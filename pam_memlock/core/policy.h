@@ -146,6 +146,15 @@ struct pml_source {
 	/* Who must own every file: 0, or PML_ANY_OWNER of safe_read.h for a
 	 * candidate not installed yet. */
 	uid_t owner;
+	/*
+	 * memlockctl doctor --root: the main file's directory, opened inside
+	 * the root (a path joined as a string could lead out of it through a
+	 * symbolic link).  DIR_FD is that directory, or -errno when it could
+	 * not be opened (the main file's error then).  PATH is then the name
+	 * the checked system knows the file by, for messages.
+	 */
+	bool in_dir;
+	int dir_fd;
 };
 
 /* The drop-in directory beside the main file. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "safe_read.h"
@@ -27,14 +28,16 @@ static void log_read_error(const struct pml_log *log, const char *name,
 }
 
 /* Reads and parses one file.  IF_MISSING: NULL when a file that is not
- * there is an error, else what to log (debug) and go on. */
+ * there is an error, else what to log (debug) and go on.  A negative
+ * DIRFD other than AT_FDCWD is the error its directory had. */
 static int load_file(struct pml_policy *policy, int dirfd, const char *name,
 		     const char *shown, uid_t owner, const char *if_missing,
 		     const struct pml_log *log)
 {
 	struct pml_text text;
-	const char *why;
-	int rc = pml_read_file_at(dirfd, name, owner, &text, &why);
+	const char *why = NULL;
+	int rc = dirfd < 0 && dirfd != AT_FDCWD ? dirfd
+						: pml_read_file_at(dirfd, name, owner, &text, &why);
 
 	if (rc == -ENOENT && if_missing != NULL) {
 		pml_log(log, LOG_DEBUG, "%s: %s", shown, if_missing);
@@ -125,35 +128,56 @@ static void free_names(char **names, size_t count)
 	free(names);
 }
 
-/* DIR is the directory part of the main file's path, with its slash. */
-static int load_dropins(struct pml_policy *policy, const char *main_path,
-			uid_t owner, const struct pml_log *log)
+/*
+ * memlock.d beside the main file: under SOURCE's directory when it has
+ * one open, else by the main file's path.  Opened O_PATH and fstat'd
+ * before it is opened for reading: a device node of that name (an image
+ * memlockctl doctor checks may hold anything) is never opened.
+ */
+static int open_dropin_dir(const struct pml_source *source, const char *dir, int *fd,
+			   const char **why)
 {
-	const char *slash = strrchr(main_path, '/');
+	int pfd, rc;
+
+	*why = NULL;
+	if (source->in_dir && source->dir_fd < 0)
+		return source->dir_fd;
+	pfd = source->in_dir ? openat(source->dir_fd, PML_DROPIN_DIR, O_PATH | O_NOFOLLOW | O_CLOEXEC)
+			     : openat(AT_FDCWD, dir, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	rc = pml_check_dir_fd(pfd, source->owner, why);
+	if (rc == -ENOTDIR) {
+		struct stat st;
+
+		if (fstat(pfd, &st) == 0 && S_ISLNK(st.st_mode))
+			*why = "is a symbolic link";
+	}
+	*fd = rc == 0 ? openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (rc == 0 && *fd < 0)
+		rc = -errno;
+	close(pfd);
+	return rc;
+}
+
+static int load_dropins(struct pml_policy *policy, const struct pml_source *source,
+			const struct pml_log *log)
+{
+	const char *main_path = source->path, *slash = strrchr(main_path, '/');
 	char dir[4096], shown[4096 + 256];
 	char **names = NULL;
 	size_t count = 0, i;
 	const char *why;
-	int fd, rc, worst = 0;
+	int fd = -1, rc, worst = 0;
 
 	if (slash == NULL)
 		return 0;
 	if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - main_path),
 		     main_path, PML_DROPIN_DIR) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
-	/* No O_DIRECTORY: with it, a symlink fails as ENOTDIR, not ELOOP, and
-	 * could not be told from a file.  fstat below refuses anything but a
-	 * directory; O_NONBLOCK keeps a FIFO of that name from hanging us. */
-	fd = openat(AT_FDCWD, dir,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		log_read_error(log, dir, -errno,
-			       errno == ELOOP ? "is a symbolic link" : NULL);
-		return -EINVAL;
-	}
-	rc = pml_check_dir_fd(fd, owner, &why);
+	rc = open_dropin_dir(source, dir, &fd, &why);
+	if (rc == -ENOENT)
+		return 0;
 	if (rc == 0)
 		rc = list_dropins(fd, &names, &count);
 	if (rc < 0 && rc != -ENOMEM) {
@@ -165,7 +189,7 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 		/* Removed since the directory was read: as if read a moment
 		 * later (configuration management deletes drop-ins while
 		 * people log in). */
-		rc = load_file(policy, fd, names[i], shown, owner,
+		rc = load_file(policy, fd, names[i], shown, source->owner,
 			       "removed while the directory was read: skipped", log);
 		/* Go on after a bad file, so that `check` shows every problem. */
 		if (rc == -EINVAL) {
@@ -174,7 +198,8 @@ static int load_dropins(struct pml_policy *policy, const char *main_path,
 		}
 	}
 	free_names(names, count);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return rc < 0 ? rc : worst;
 }
 
@@ -183,13 +208,16 @@ int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 {
 	int rc, dropins = 0;
 
+	const char *slash = strrchr(source->path, '/');
+
 	pml_policy_init(policy);
-	rc = load_file(policy, AT_FDCWD, source->path, source->path,
-		       source->owner,
+	rc = load_file(policy, source->in_dir ? source->dir_fd : AT_FDCWD,
+		       source->in_dir && slash != NULL ? slash + 1 : source->path,
+		       source->path, source->owner,
 		       source->given ? NULL : "not present, using the built-in default",
 		       log);
 	if (rc != -ENOMEM && !source->given)
-		dropins = load_dropins(policy, source->path, source->owner, log);
+		dropins = load_dropins(policy, source, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))
 		rc = dropins;
 	if (rc == 0)

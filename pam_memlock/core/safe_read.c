@@ -98,32 +98,51 @@ static int read_all(int fd, size_t size_hint, struct pml_text *out)
 int pml_read_file_at(int dirfd, const char *name, uid_t owner,
 		     struct pml_text *out, const char **why)
 {
-	struct stat st;
-	int fd, rc;
+	struct stat st, opened;
+	int pfd, fd = -1, rc;
 
 	*why = NULL;
 	out->data = NULL;
 	out->len = 0;
 	if (dirfd == AT_FDCWD && name[0] != '/')
 		return refuse(why, "is not an absolute path", EINVAL);
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	/* The type first, from a descriptor that opens nothing: a device node
+	 * is never opened, and a FIFO never waited on. */
+	pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) < 0)
+		rc = -errno;
+	else if (S_ISLNK(st.st_mode))
+		rc = refuse(why, "is a symbolic link", ELOOP);
+	else if (!S_ISREG(st.st_mode))
+		rc = refuse(why, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file",
+			    EINVAL);
+	else
+		rc = check_owner_and_mode(&st, owner, why);
+	close(pfd);
+	if (rc < 0)
+		return rc;
+	/* A file renamed over this one since (configuration management does
+	 * that while people log in) is read as the newer one, after the same
+	 * checks; O_NONBLOCK and O_NOCTTY keep that open from waiting or
+	 * taking a terminal. */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			return refuse(why, "is a symbolic link", ELOOP);
 		return -errno;
 	}
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &opened) < 0) {
 		rc = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		rc = refuse(why, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file",
+	} else if (!S_ISREG(opened.st_mode)) {
+		rc = refuse(why, S_ISDIR(opened.st_mode) ? "is a directory" : "is not a regular file",
 			    EINVAL);
-	} else if ((rc = check_owner_and_mode(&st, owner, why)) == 0) {
-		if (st.st_size > PML_FILE_MAX)
+	} else if ((rc = check_owner_and_mode(&opened, owner, why)) == 0) {
+		if (opened.st_size > PML_FILE_MAX)
 			rc = -EFBIG;
 		else
-			rc = read_all(fd, (size_t)st.st_size, out);
+			rc = read_all(fd, (size_t)opened.st_size, out);
 		if (rc == -EFBIG)
 			*why = "is larger than 64 KiB";
 	}

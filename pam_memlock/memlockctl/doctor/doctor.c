@@ -51,20 +51,19 @@ static bool is_building_block(const char *name)
 
 /* Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
  * for names /etc/pam.d lacks. */
-static int list_services(const char *root, char ***out, size_t *n_out)
+static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 {
-	static const char *const dirs[] = { "/etc/pam.d", "/usr/lib/pam.d" };
 	char **all = NULL;
-	size_t n_all = 0, d, i, j;
+	size_t n_all = 0, k, i, j;
 
-	for (d = 0; d < 2; d++) {
+	for (k = 0; doc_service_dirs[k] != NULL; k++) {
 		char **names;
 		size_t n;
-		int rc = doc_list_dir(root, dirs[d], NULL, &names, &n);
+		int rc = doc_list_dir(d->root, doc_service_dirs[k], NULL, &names, &n);
 
 		if (rc < 0) {
-			fprintf(stderr, "memlockctl: cannot list %s%s: %s\n", root, dirs[d],
-				strerror(-rc));
+			fprintf(stderr, "memlockctl: cannot list %s%s: %s\n", d->root,
+				doc_service_dirs[k], strerror(-rc));
 			continue;
 		}
 		for (i = 0; i < n; i++) {
@@ -73,7 +72,7 @@ static int list_services(const char *root, char ***out, size_t *n_out)
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
 			if (dup || is_building_block(names[i]) ||
-			    !doc_service_has_session(root, names[i])) {
+			    !doc_service_has_session_with(d->root, &d->libpam, names[i])) {
 				free(names[i]);
 				continue;
 			}
@@ -113,6 +112,7 @@ static void probe(struct doctor *d)
 
 	/* Debian's libpam-modules carries the patch that copies PID 1's limits. */
 	d->debian_limits = doc_exists(d->root, "/usr/share/doc/libpam-modules");
+	doc_libpam_probe(d->root, &d->libpam);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->pid1_soft.known = d->pid1_hard.known = false;
 	if (d->root[0] != '\0') {
@@ -132,7 +132,7 @@ static void probe(struct doctor *d)
 
 int cli_doctor(const struct cli_options *options)
 {
-	struct doctor d = { .options = options, .root = options->root != NULL ? options->root : "" };
+	struct doctor d = { .options = options, .root = doc_root_canonical(options->root) };
 	char **names = NULL;
 	size_t n_names = 0, i;
 	struct cli_json j;
@@ -152,7 +152,7 @@ int cli_doctor(const struct cli_options *options)
 	}
 	probe(&d);
 	if (options->n_services == 0) {
-		rc = list_services(d.root, &names, &n_names);
+		rc = list_services(&d, &names, &n_names);
 		if (rc < 0) {
 			fprintf(stderr, "memlockctl: out of memory\n");
 			doc_user_free(&d.user);
@@ -173,7 +173,7 @@ int cli_doctor(const struct cli_options *options)
 		struct doc_stack st;
 		struct doc_path *p = malloc(sizeof(*p));
 
-		if (p == NULL || doc_stack_resolve(d.root, service, &st) < 0) {
+		if (p == NULL || doc_stack_resolve_with(d.root, &d.libpam, service, &st) < 0) {
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
 			all_ok = false;

@@ -196,103 +196,187 @@ static void depends(struct eval *e, unsigned line)
 	}
 }
 
-/* One file; false when pam_limits stops (an exempting line matched). */
-static bool parse_file(struct eval *e, const struct doc_text *text)
+/* The next record pam_limits reads from TEXT at *POS: a line, or up to
+ * 1.5.3 a piece of at most 1,023 bytes of one.  Malloc'd; NULL at the end
+ * (*oom on failure).  *LINENO is the physical line it starts on. */
+static char *next_record(const struct doc_text *text, enum doc_libpam_dialect dialect,
+			 size_t *pos, unsigned *lineno, bool *at_line_start, bool *oom)
+{
+	size_t start = *pos, len = 0, max = dialect == DOC_LIBPAM_1_5 ? 1023 : SIZE_MAX;
+	char *record;
+
+	*oom = false;
+	if (start >= text->len)
+		return NULL;
+	while (len < max && start + len < text->len && text->data[start + len] != '\n')
+		len++;
+	if (len < max && start + len < text->len)
+		len++; /* the newline */
+	if (*at_line_start)
+		(*lineno)++;
+	*at_line_start = text->data[start + len - 1] == '\n';
+	*pos = start + len;
+	record = strndup(text->data + start, len);
+	*oom = record == NULL;
+	return record;
+}
+
+/* The fields of one record, as each release splits them: up to four,
+ * in place; returns how many. */
+static int split_fields(char *line, enum doc_libpam_dialect dialect, char *f[4])
+{
+	int n = 0;
+
+	if (dialect == DOC_LIBPAM_1_5) {
+		/* sscanf's %s: runs of non-space, any isspace between. */
+		while (n < 4) {
+			while (isspace((unsigned char)*line))
+				line++;
+			if (*line == '\0')
+				break;
+			f[n++] = line;
+			while (*line != '\0' && !isspace((unsigned char)*line))
+				line++;
+			if (*line != '\0')
+				*line++ = '\0';
+		}
+		return n;
+	}
+	/* strtok_r on " \t" for three, the rest trimmed of blanks for the
+	 * value. */
+	while (n < 3) {
+		line += strspn(line, " \t");
+		if (*line == '\0')
+			return n;
+		f[n++] = line;
+		line += strcspn(line, " \t");
+		if (*line != '\0')
+			*line++ = '\0';
+	}
+	line += strspn(line, " \t");
+	if (*line != '\0') {
+		size_t len = strlen(line);
+
+		while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			line[--len] = '\0';
+		f[n++] = line;
+	}
+	return n;
+}
+
+static void lower(char *s)
+{
+	for (; *s != '\0'; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/* One line that has a memlock item, for the user or, with none, for any. */
+static void memlock_line(struct eval *e, unsigned lineno, char *f[4], enum range range,
+			 unsigned long min, unsigned long max)
 {
 	const struct doc_user *user = e->rq->user;
-	size_t pos = 0;
-	unsigned lineno = 0;
+	bool root = user != NULL && user->uid == 0 && e->rq->root_exempt;
+	enum doc_limits_rank rank;
 
-	while (pos < text->len) {
-		char buf[1024], f[4][1024], *hash;
-		size_t end = pos, len;
+	if (user == NULL) {
+		/* "*" holds for everyone (but root, on Debian); the rest is
+		 * per user. */
+		if (strcmp(f[0], "*") == 0) {
+			apply_line(e, lineno, DOC_RANK_DEFAULT, f[1], f[3]);
+			if (e->rq->root_exempt)
+				depends(e, lineno);
+		} else if (f[0][0] != '%') {
+			depends(e, lineno);
+		}
+		return;
+	}
+	if (strcmp(f[0], user->name) == 0) {
+		rank = DOC_RANK_USER;
+	} else if (f[0][0] == '@') {
+		if (root || (range == RANGE_NONE  ? !in_group_named(user, f[0] + 1)
+			     : range == RANGE_ONE ? !in_gid(user, (gid_t)max)
+						  : !in_range(range, user->gid, min, max)))
+			return;
+		rank = DOC_RANK_GROUP;
+	} else if (f[0][0] == '%') {
+		return; /* maxlogins only */
+	} else if (range == RANGE_NONE) {
+		if (strcmp(f[0], "*") != 0 || root)
+			return;
+		rank = DOC_RANK_DEFAULT;
+	} else {
+		if (!in_range(range, user->uid, min, max))
+			return;
+		rank = DOC_RANK_USER;
+	}
+	apply_line(e, lineno, rank, f[1], f[3]);
+}
+
+/* A "<domain> -" line: true when it exempts the user (pam_limits stops). */
+static bool exempting_line(struct eval *e, unsigned lineno, char *f[4], enum range range,
+			   unsigned long min, unsigned long max)
+{
+	const struct doc_user *user = e->rq->user;
+	bool match;
+
+	if (user == NULL) {
+		if (f[0][0] == '@' || range != RANGE_NONE || strcmp(f[0], "*") != 0)
+			depends(e, lineno);
+		return false;
+	}
+	if (strcmp(f[0], user->name) == 0)
+		match = true;
+	else if (f[0][0] == '@')
+		match = range == RANGE_NONE  ? in_group_named(user, f[0] + 1)
+			: range == RANGE_ONE ? in_gid(user, (gid_t)max)
+					     : in_range(range, user->gid, min, max);
+	else
+		match = range != RANGE_NONE && in_range(range, user->uid, min, max);
+	if (match) {
+		e->out->exempt = true;
+		e->out->exempt_file = e->file;
+		e->out->exempt_line = lineno;
+	}
+	return match;
+}
+
+/* One file; false when pam_limits stops (an exempting line matched, or no
+ * memory: *oom). */
+static bool parse_file(struct eval *e, const struct doc_text *text, bool *oom)
+{
+	bool at_line_start = true, go_on = true;
+	unsigned lineno = 0;
+	size_t pos = 0;
+	char *record;
+
+	while (go_on && (record = next_record(text, e->rq->dialect, &pos, &lineno,
+					      &at_line_start, oom)) != NULL) {
+		char *line = record, *f[4];
 		unsigned long min = 0, max = 0;
 		enum range range;
-		int n, i;
+		int n;
 
-		while (end < text->len && text->data[end] != '\n')
-			end++;
-		len = end - pos < sizeof(buf) - 1 ? end - pos : sizeof(buf) - 1;
-		memcpy(buf, text->data + pos, len);
-		buf[len] = '\0';
-		pos = end + 1;
-		lineno++;
-		hash = strchr(buf, '#');
-		if (hash != NULL)
-			*hash = '\0';
-		n = sscanf(buf, "%1023s %1023s %1023s %1023s", f[0], f[1], f[2], f[3]);
-		if (n < 2)
-			continue;
-		for (i = 1; i < n; i++) {
-			char *c;
-
-			for (c = f[i]; *c != '\0'; c++)
-				*c = (char)tolower((unsigned char)*c);
-		}
-		range = parse_range(f[0], &min, &max);
-		if (range == RANGE_ERR)
-			continue; /* pam_limits skips it with a warning */
-		if (n == 4) {
-			enum doc_limits_rank rank;
-
-			if (strcmp(f[2], "memlock") != 0)
-				continue;
-			if (user == NULL) {
-				/* "*" holds for everyone but root; the rest is per user. */
-				if (strcmp(f[0], "*") == 0)
-					apply_line(e, lineno, DOC_RANK_DEFAULT, f[1], f[3]);
-				else if (f[0][0] != '%')
-					depends(e, lineno);
-				continue;
-			}
-			if (strcmp(f[0], user->name) == 0) {
-				rank = DOC_RANK_USER;
-			} else if (f[0][0] == '@') {
-				/* Not for root: limits.conf(5). */
-				if (user->uid == 0)
-					continue;
-				if (range == RANGE_NONE	 ? !in_group_named(user, f[0] + 1)
-				    : range == RANGE_ONE ? !in_gid(user, (gid_t)max)
-							 : !in_range(range, user->gid, min, max))
-					continue;
-				rank = DOC_RANK_GROUP;
-			} else if (f[0][0] == '%') {
-				continue; /* maxlogins only */
-			} else if (range == RANGE_NONE) {
-				if (strcmp(f[0], "*") != 0 || user->uid == 0)
-					continue;
-				rank = DOC_RANK_DEFAULT;
-			} else {
-				if (!in_range(range, user->uid, min, max))
-					continue;
-				rank = DOC_RANK_USER;
-			}
-			apply_line(e, lineno, rank, f[1], f[3]);
-		} else if (n == 2 && f[1][0] == '-') {
-			bool match;
-
-			if (user == NULL) {
-				if (f[0][0] == '@' || range != RANGE_NONE || strcmp(f[0], "*") != 0)
-					depends(e, lineno);
-				continue;
-			}
-			if (strcmp(f[0], user->name) == 0)
-				match = true;
-			else if (f[0][0] == '@')
-				match = range == RANGE_NONE  ? in_group_named(user, f[0] + 1)
-					: range == RANGE_ONE ? in_gid(user, (gid_t)max)
-							     : in_range(range, user->gid, min, max);
-			else
-				match = range != RANGE_NONE && in_range(range, user->uid, min, max);
-			if (match) {
-				e->out->exempt = true;
-				e->out->exempt_file = e->file;
-				e->out->exempt_line = lineno;
-				return false;
+		while (isspace((unsigned char)*line))
+			line++;
+		line[strcspn(line, "#")] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		n = split_fields(line, e->rq->dialect, f);
+		if (n >= 2) {
+			lower(f[1]);
+			range = parse_range(f[0], &min, &max);
+			/* A bad range: pam_limits skips the line, with a warning. */
+			if (range != RANGE_ERR && n == 4) {
+				lower(f[2]);
+				lower(f[3]);
+				if (strcmp(f[2], "memlock") == 0)
+					memlock_line(e, lineno, f, range, min, max);
+			} else if (range != RANGE_ERR && n == 2 && f[1][0] == '-') {
+				go_on = !exempting_line(e, lineno, f, range, min, max);
 			}
 		}
+		free(record);
 	}
-	return true;
+	return go_on && !*oom;
 }
 
 static int add_file(struct doc_limits_result *out, char *path)
@@ -313,6 +397,7 @@ static int add_file(struct doc_limits_result *out, char *path)
 int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_result *out)
 {
 	struct eval e = { .rq = rq, .out = out };
+	bool oom = false;
 	size_t i;
 	char **names = NULL;
 	size_t n_names = 0;
@@ -351,6 +436,9 @@ int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_resul
 		rc = doc_read(rq->root, e.file, &text);
 		if (rc == -ENOMEM)
 			return rc;
+		/* From 1.6.0 a default limits.conf that is not there is none. */
+		if (rc == -ENOENT && i == 0 && rq->conf == NULL && rq->dialect != DOC_LIBPAM_1_5)
+			continue;
 		if (rc < 0) {
 			/* pam_limits fails the session, and sets nothing. */
 			note_problem(&e, 0, true, "cannot read it (%s): pam_limits fails the session",
@@ -359,8 +447,10 @@ int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_resul
 			out->hard = (struct doc_limits_side){ rq->hard, DOC_RANK_NONE, NULL, 0 };
 			return 0;
 		}
-		if (!parse_file(&e, &text)) {
+		if (!parse_file(&e, &text, &oom)) {
 			doc_text_free(&text);
+			if (oom)
+				return -ENOMEM;
 			out->soft = (struct doc_limits_side){ rq->soft, DOC_RANK_NONE, NULL, 0 };
 			out->hard = (struct doc_limits_side){ rq->hard, DOC_RANK_NONE, NULL, 0 };
 			return 0;

@@ -12,6 +12,14 @@
  *
  * Values are bytes, UINT64_MAX for unlimited, each with a `known` flag:
  * under --root PID 1's limits are unknown, and so is what follows them.
+ *
+ * Lines are read as the pam_limits of the system's Linux-PAM reads them:
+ * up to 1.5.3 with fgets(3) into 1,024 bytes, so that a longer line is
+ * read as pieces of 1,023 bytes, each a line of its own, and split by
+ * sscanf's "%s%s%s%s"; from 1.6.0 whole, its value the rest of the line.
+ * Debian's pam_limits applies "*" and group lines to every user but root
+ * (its patch "root limits must be explicit", in Debian 12 and 13 alike);
+ * upstream's applies them to root too.
  */
 #ifndef PML_DOC_LIMITS_H
 #define PML_DOC_LIMITS_H
@@ -20,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "pamstack.h"
 
 #define DOC_UNLIMITED UINT64_MAX
 
@@ -60,8 +70,10 @@ struct doc_limits_side {
 
 struct doc_limits_request {
 	const char *root;
-	const char *conf; /* conf= (then limits.d is not read), or NULL */
-	bool set_all;	  /* Debian's model, or the set_all argument */
+	const char *conf;		 /* conf= (then limits.d is not read), or NULL */
+	bool set_all;			 /* Debian's model, or the set_all argument */
+	bool root_exempt;		 /* Debian's: "*" and group lines skip root */
+	enum doc_libpam_dialect dialect; /* how lines are read */
 	const struct doc_user *user;
 	struct doc_value pid1_soft, pid1_hard;
 	struct doc_value soft, hard; /* the session's limits before pam_limits */

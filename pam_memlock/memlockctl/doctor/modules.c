@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "evaluate.h"
@@ -96,19 +97,25 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	conf_arg = doc_arg_value(h->args, "conf", &present);
 	conf_given = conf_arg != NULL || o->source.given;
 	free(doc_arg_value(h->args, "dry_run", &dry_run));
-	conf = doc_root_path(d->root, conf_arg != NULL ? conf_arg : o->source.path);
+	conf = strdup(conf_arg != NULL ? conf_arg : o->source.path);
 	free(conf_arg);
 	if (conf == NULL) {
 		doc_set_error(p, h->file, h->line, "out of memory");
 		return;
 	}
-	/* The same request the module's session code makes. */
+	/* The same request the module's session code makes, the policy's
+	 * directory opened inside the root (the module refuses a relative
+	 * name: so does the loader, given it as it is). */
 	rq = (struct pml_request){
-		.source = { .path = conf, .given = conf_given, .owner = 0 },
+		.source = { .path = conf, .given = conf_given, .owner = 0, .in_dir = conf[0] == '/', .dir_fd = -EBADF },
 		.user = d->have_user ? d->user.name : ANY_USER,
 		.service = p->service,
 	};
+	if (rq.source.in_dir)
+		rq.source.dir_fd = doc_open_parent(d->root, conf);
 	rc = pml_evaluate(&rq, &log, &e);
+	if (rq.source.dir_fd >= 0)
+		close(rq.source.dir_fd);
 	if (rc == -ESRCH && !d->have_user) {
 		/* Rules need the user's uid or groups: no answer for everyone. */
 		soft->known = hard->known = false;
@@ -183,6 +190,8 @@ void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc
 		.root = d->root,
 		.conf = conf,
 		.set_all = d->debian_limits || set_all,
+		.root_exempt = d->debian_limits,
+		.dialect = d->libpam.dialect,
 		.user = d->have_user ? &d->user : NULL,
 		.pid1_soft = d->pid1_soft,
 		.pid1_hard = d->pid1_hard,

@@ -1,26 +1,239 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 #include "pamline.h"
 
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-/* The return codes a [value=action] control may name.  Only four matter to
- * the walk; the rest are accepted so that a valid control is not an error. */
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* libpam 1.5's line buffer, fgets(3) into it, a piece at a time. */
+#define V15_BUF 1024
+
+/* The bytes libpam's tokenizer splits on: no \r, \v or \f. */
+#define DELIMITERS " \n\t"
+
+/* --- Lines. */
+
+/*
+ * Scans back from END over blanks and newlines, as both readers do; true
+ * when the first other byte is a backslash, which *at then points to.
+ */
+static bool ends_continued(char *start, char *end, char **at)
+{
+	char *s = end;
+
+	while (s > start && (*--s == ' ' || *s == '\t' || *s == '\n'))
+		;
+	*at = s;
+	return s < end && *s == '\\';
+}
+
+/* pam_handlers.c's _pam_assemble_line, up to Linux-PAM 1.5.3. */
+static int next_line_15(struct doc_reader *r, char **line, unsigned *first)
+{
+	const struct doc_text *t = r->text;
+	char buf[V15_BUF];
+	size_t p = 0, used = 0;
+
+	for (;;) {
+		size_t take = 0, room;
+		char *s, *os, *hash;
+		unsigned here = r->lineno + 1;
+
+		if (p >= V15_BUF)
+			return DOC_READ_FAILS; /* libpam: "overflow" */
+		/* fgets with room for one byte reads nothing and returns an
+		 * empty string, which libpam skips as blank, and asks again. */
+		room = V15_BUF - p - 1;
+		if (room == 0)
+			return DOC_READ_HANGS;
+		if (r->pos >= t->len)
+			return used > 0 ? DOC_READ_FAILS : 0;
+		while (take < room && r->pos + take < t->len && t->data[r->pos + take] != '\n')
+			take++;
+		if (take < room && r->pos + take < t->len)
+			take++; /* the newline */
+		memcpy(buf + p, t->data + r->pos, take);
+		buf[p + take] = '\0';
+		r->pos += take;
+		if (buf[p + take - 1] == '\n')
+			r->lineno++;
+
+		s = buf + p + strspn(buf + p, DELIMITERS);
+		if (*s == '\0' || *s == '#')
+			continue; /* nothing in this piece: read the next one here */
+		if (used == 0)
+			*first = here;
+		os = s;
+		hash = strchr(os, '#');
+		if (hash != NULL) {
+			*hash = '\0';
+			used += strlen(os);
+			break;
+		}
+		if (ends_continued(os, os + strlen(os), &s)) {
+			*s++ = ' ';
+			*s = '\0';
+			used += strlen(os);
+			p = (size_t)(s - buf);
+			continue;
+		}
+		used += strlen(os);
+		break;
+	}
+	*line = strdup(buf);
+	return *line != NULL ? 1 : DOC_READ_NOMEM;
+}
+
+/* Appends [START, END) to *A (its length *LEN), as pam_line.c does. */
+static bool append(char **a, size_t *len, const char *start, const char *end)
+{
+	size_t n = (size_t)(end - start);
+	char *grown;
+
+	if (n == 0)
+		return true;
+	grown = realloc(*a, *len + n + 1);
+	if (grown == NULL)
+		return false;
+	memcpy(grown + *len, start, n);
+	*len += n;
+	grown[*len] = '\0';
+	*a = grown;
+	return true;
+}
+
+/* pam_line.c's _pam_line_assemble, from Linux-PAM 1.6.0 on. */
+static int next_line_16(struct doc_reader *r, char **line, unsigned *first)
+{
+	const struct doc_text *t = r->text;
+	char *a = NULL, *chunk = NULL;
+	size_t alen = 0;
+	int ret = 0;
+
+	for (;;) {
+		size_t start = r->pos, n;
+		char *st, *end, *at;
+		bool continued, eol;
+
+		if (r->pos >= t->len) {
+			free(a);
+			free(chunk);
+			return ret ? DOC_READ_FAILS : 0;
+		}
+		while (r->pos < t->len && t->data[r->pos] != '\n')
+			r->pos++;
+		if (r->pos < t->len)
+			r->pos++;
+		n = r->pos - start;
+		free(chunk);
+		chunk = malloc(n + 1);
+		if (chunk == NULL)
+			goto nomem;
+		memcpy(chunk, t->data + start, n);
+		chunk[n] = '\0';
+		r->lineno++;
+
+		st = chunk;
+		end = chunk + n;
+		continued = ends_continued(st, end, &at);
+		if (continued) {
+			*at = ' ';
+			*++at = '\0';
+			end = at;
+		}
+		eol = !continued || strchr(st, '#') != NULL;
+		st += strspn(st, " \t");
+		st[strcspn(st, "#")] = '\0';
+		if (!eol || a != NULL || (*st != '\0' && *st != '\n')) {
+			if (!append(&a, &alen, st, end))
+				goto nomem;
+			if (a != NULL && *first == 0)
+				*first = r->lineno;
+		}
+		if (!eol) {
+			ret = 1;
+			continue;
+		}
+		if (a != NULL && a[0] != '\0') {
+			free(chunk);
+			*line = a;
+			return 1;
+		}
+		free(a);
+		a = NULL;
+		alen = 0;
+		*first = 0;
+		ret = 0;
+	}
+nomem:
+	free(a);
+	free(chunk);
+	return DOC_READ_NOMEM;
+}
+
+int doc_next_line(struct doc_reader *r, char **line, unsigned *first)
+{
+	*line = NULL;
+	*first = 0;
+	return r->dialect == DOC_LIBPAM_1_5 ? next_line_15(r, line, first)
+					    : next_line_16(r, line, first);
+}
+
+/* --- Tokens. */
+
+char *doc_token(char **cursor)
+{
+	char *from = *cursor, *end;
+
+	if (from == NULL)
+		return NULL;
+	from += strspn(from, DELIMITERS);
+	if (*from == '[') {
+		/* One token, without its brackets; "\]" inside stands for ']'. */
+		char *to;
+
+		for (to = end = ++from; *end != '\0' && *end != ']'; ++to, ++end) {
+			if (*end == '\\' && end[1] == ']')
+				++end;
+			if (to != end)
+				*to = *end;
+		}
+		if (to != end)
+			*to = '\0';
+	} else if (*from != '\0') {
+		end = from + strcspn(from, DELIMITERS);
+	} else {
+		*cursor = NULL;
+		return NULL;
+	}
+	if (*end != '\0')
+		*end++ = '\0';
+	*cursor = *end != '\0' ? end : NULL;
+	return from;
+}
+
+/* --- Controls. */
+
+/*
+ * libpam's return names in its own order (pam_tokens.h), which decides a
+ * match by prefix; the four that the walk tells apart mapped, the rest -1.
+ * "default" last.
+ */
 static const struct {
 	const char *name;
-	int ret; /* enum doc_ret, or -1 */
+	int ret;
 } return_names[] = {
 	{ "success", DOC_RET_SUCCESS },
-	{ "session_err", DOC_RET_SESSION_ERR },
-	{ "perm_denied", DOC_RET_PERM_DENIED },
-	{ "module_unknown", DOC_RET_MODULE_UNKNOWN },
 	{ "open_err", -1 },
 	{ "symbol_err", -1 },
 	{ "service_err", -1 },
 	{ "system_err", -1 },
 	{ "buf_err", -1 },
+	{ "perm_denied", DOC_RET_PERM_DENIED },
 	{ "auth_err", -1 },
 	{ "cred_insufficient", -1 },
 	{ "authinfo_unavail", -1 },
@@ -28,6 +241,7 @@ static const struct {
 	{ "maxtries", -1 },
 	{ "new_authtok_reqd", -1 },
 	{ "acct_expired", -1 },
+	{ "session_err", DOC_RET_SESSION_ERR },
 	{ "cred_unavail", -1 },
 	{ "cred_expired", -1 },
 	{ "cred_err", -1 },
@@ -41,24 +255,16 @@ static const struct {
 	{ "ignore", -1 },
 	{ "abort", -1 },
 	{ "authtok_expired", -1 },
+	{ "module_unknown", DOC_RET_MODULE_UNKNOWN },
 	{ "bad_item", -1 },
 	{ "conv_again", -1 },
 	{ "incomplete", -1 },
+	{ "default", -2 },
 };
 
-static const struct {
-	const char *name;
-	int action;
-} action_names[] = {
-	{ "ignore", DOC_ACT_IGNORE },
-	{ "ok", DOC_ACT_OK },
-	{ "done", DOC_ACT_DONE },
-	{ "bad", DOC_ACT_BAD },
-	{ "die", DOC_ACT_DIE },
-	{ "reset", DOC_ACT_RESET },
-};
+/* Actions in libpam's order: the index is minus the action. */
+static const char *const action_names[] = { "ignore", "ok", "done", "bad", "die", "reset" };
 
-/* The simple controls, as libpam spells them out. */
 const struct doc_simple_control doc_simple_controls[] = {
 	{ "required", DOC_ACT_OK, DOC_ACT_BAD },
 	{ "requisite", DOC_ACT_OK, DOC_ACT_DIE },
@@ -66,157 +272,85 @@ const struct doc_simple_control doc_simple_controls[] = {
 	{ "sufficient", DOC_ACT_DONE, DOC_ACT_IGNORE },
 };
 
-const size_t doc_n_simple_controls = sizeof(doc_simple_controls) / sizeof(doc_simple_controls[0]);
+const size_t doc_n_simple_controls = N_OF(doc_simple_controls);
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-char *doc_next_line(const struct doc_text *text, size_t *pos, unsigned *lineno,
-		    unsigned *first, bool *oom)
+static void set_undefined(int actions[DOC_RET_COUNT], int action)
 {
-	char *out = NULL;
-	size_t len = 0, cap = 0;
-	bool started = false;
-
-	*oom = false;
-	while (*pos < text->len) {
-		size_t start = *pos, end = start, keep_len;
-		bool continued;
-
-		while (end < text->len && text->data[end] != '\n')
-			end++;
-		*pos = end < text->len ? end + 1 : end;
-		(*lineno)++;
-		keep_len = strnlen(text->data + start, end - start);
-		{
-			const char *hash = memchr(text->data + start, '#', keep_len);
-
-			if (hash != NULL)
-				keep_len = (size_t)(hash - (text->data + start));
-		}
-		continued = keep_len > 0 && text->data[start + keep_len - 1] == '\\' &&
-			    keep_len == strnlen(text->data + start, end - start);
-		if (continued)
-			keep_len--;
-		if (!started)
-			*first = *lineno;
-		started = true;
-		if (len + keep_len + 2 > cap) {
-			char *grown;
-
-			cap = len + keep_len + 64;
-			grown = realloc(out, cap);
-			if (grown == NULL) {
-				free(out);
-				*oom = true;
-				return NULL;
-			}
-			out = grown;
-		}
-		memcpy(out + len, text->data + start, keep_len);
-		len += keep_len;
-		out[len++] = ' ';
-		out[len] = '\0';
-		if (continued)
-			continue;
-		/* Blank lines are skipped, as libpam skips them. */
-		if (strspn(out, " \t\r\v\f") == len) {
-			len = 0;
-			out[0] = '\0';
-			started = false;
-			continue;
-		}
-		return out;
-	}
-	/* The end: a last line still continued, or only blank ones. */
-	if (out != NULL && strspn(out, " \t\r\v\f") == len) {
-		free(out);
-		out = NULL;
-	}
-	return out;
-}
-
-/* Splits off the next token: a bracketed control is one token. */
-char *doc_token(char **cursor)
-{
-	char *s = *cursor, *start;
-
-	s += strspn(s, " \t\r\v\f\n");
-	if (*s == '\0') {
-		*cursor = s;
-		return NULL;
-	}
-	start = s;
-	if (*s == '[') {
-		char *close = strchr(s, ']');
-
-		s = close != NULL ? close + 1 : s + strlen(s);
-	} else {
-		s += strcspn(s, " \t\r\v\f\n");
-	}
-	if (*s != '\0')
-		*s++ = '\0';
-	*cursor = s;
-	return start;
-}
-
-/* "[success=2 default=ignore]" into ACTIONS; false when libpam would balk. */
-bool doc_parse_control(const char *control, int actions[DOC_RET_COUNT],
-		       char *bad, size_t bad_len)
-{
-	char *copy = strdup(control), *cursor, *item;
-	int deflt = DOC_ACT_UNDEF;
-	bool ok = true;
-	size_t i;
 	int r;
 
-	if (copy == NULL)
-		return false;
+	for (r = 0; r < DOC_RET_COUNT; r++)
+		if (actions[r] == DOC_ACT_UNDEF)
+			actions[r] = action;
+}
+
+static bool balk(int actions[DOC_RET_COUNT], char *bad, size_t bad_len, const char *what,
+		 const char *at)
+{
+	int r;
+
+	snprintf(bad, bad_len, "%s at \"%.40s\"", what, at);
+	for (r = 0; r < DOC_RET_COUNT; r++)
+		actions[r] = DOC_ACT_BAD;
+	return false;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+bool doc_parse_control(const char *tok, int actions[DOC_RET_COUNT], char *bad, size_t bad_len)
+{
+	size_t i, len = 0;
+	int r;
+
 	for (r = 0; r < DOC_RET_COUNT; r++)
 		actions[r] = DOC_ACT_UNDEF;
-	cursor = copy + 1;
-	if (strchr(cursor, ']') != NULL)
-		*strchr(cursor, ']') = '\0';
-	else
-		ok = false;
-	while (ok && (item = doc_token(&cursor)) != NULL) {
-		char *eq = strchr(item, '='), *end;
-		int ret = -2, action = DOC_ACT_UNDEF;
+	while (*(tok = skip_space(tok)) != '\0') {
+		int ret, action;
 
-		if (eq == NULL) {
-			ok = false;
-			snprintf(bad, bad_len, "\"%s\" is not value=action", item);
-			break;
+		for (i = 0; i < N_OF(return_names); i++) {
+			len = strlen(return_names[i].name);
+			if (strncmp(return_names[i].name, tok, len) == 0)
+				break;
 		}
-		*eq = '\0';
-		if (strcasecmp(item, "default") == 0)
-			ret = -3;
-		for (i = 0; i < N_OF(return_names) && ret == -2; i++)
-			if (strcasecmp(item, return_names[i].name) == 0)
-				ret = return_names[i].ret;
-		for (i = 0; i < N_OF(action_names); i++)
-			if (strcasecmp(eq + 1, action_names[i].name) == 0)
-				action = action_names[i].action;
-		if (action == DOC_ACT_UNDEF) {
-			long n = strtol(eq + 1, &end, 10);
+		if (i == N_OF(return_names) || tok[len] == '\0')
+			return balk(actions, bad, bad_len, "expecting a return value", tok);
+		ret = return_names[i].ret;
+		tok = skip_space(tok + len);
+		if (*tok != '=')
+			return balk(actions, bad, bad_len, "expecting '='", tok);
+		tok = skip_space(tok + 1);
+		if (*tok == '\0')
+			return balk(actions, bad, bad_len, "expecting an action", tok);
+		for (i = 0; i < N_OF(action_names); i++) {
+			len = strlen(action_names[i]);
+			if (strncmp(action_names[i], tok, len) == 0)
+				break;
+		}
+		if (i < N_OF(action_names)) {
+			action = -(int)i;
+			tok += len;
+		} else {
+			long n = 0;
 
-			if (eq[1] >= '1' && eq[1] <= '9' && *end == '\0' && n > 0 && n < 1000000)
-				action = (int)n;
+			if (!isdigit((unsigned char)*tok))
+				return balk(actions, bad, bad_len, "expecting a jump number", tok);
+			while (isdigit((unsigned char)*tok) && n <= INT_MAX)
+				n = n * 10 + (*tok++ - '0');
+			if (n == 0 || n > INT_MAX)
+				return balk(actions, bad, bad_len,
+					    n == 0 ? "expecting a jump other than 0" : "expecting a smaller jump",
+					    tok);
+			action = (int)n;
 		}
-		if (ret == -2 || action == DOC_ACT_UNDEF) {
-			ok = false;
-			snprintf(bad, bad_len, "\"%s=%s\" names no %s", item, eq + 1,
-				 ret == -2 ? "return value" : "action");
-			break;
-		}
-		if (ret == -3)
-			deflt = action;
+		if (ret == -2)
+			set_undefined(actions, action);
 		else if (ret >= 0)
 			actions[ret] = action;
 	}
-	/* libpam: what the control leaves unset is the default, else bad. */
-	for (r = 0; r < DOC_RET_COUNT; r++)
-		if (actions[r] == DOC_ACT_UNDEF)
-			actions[r] = deflt != DOC_ACT_UNDEF ? deflt : DOC_ACT_BAD;
-	free(copy);
-	return ok;
+	set_undefined(actions, DOC_ACT_BAD);
+	return true;
 }

@@ -1,488 +1,383 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/* A stack resolved as pam_handlers.c builds its handler list. */
 #include "pamstack.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "pamline.h"
-#include "rootfs.h"
+#include "pamstack_parser.h"
 
-#ifndef PML_PAMMODDIR
-#define PML_PAMMODDIR "/usr/local/lib/security"
-#endif
-
-const char *const doc_module_dirs[] = {
-	"/lib/x86_64-linux-gnu/security",     /* Debian, Ubuntu (libpam's --enable-securedir) */
-	"/usr/lib/x86_64-linux-gnu/security", /* the same after the /usr merge moves */
-	"/lib64/security",		      /* Fedora, SUSE */
-	"/usr/lib64/security",
-	"/lib/security", /* upstream's default */
-	"/usr/lib/security",
-	PML_PAMMODDIR, /* where this build installs pam_memlock */
-	NULL,
+/* libpam's module types, as far as the session stack cares. */
+enum type {
+	T_ANY,	   /* the service's own file, "other", and what @include adds there */
+	T_SESSION, /* session lines, and what a session include adds */
+	T_OTHER,   /* auth, account, password: no part of the session stack */
 };
 
-/* Where a service, or an `include`/`substack` name, is looked for. */
-static const char *const service_dirs[] = { "/etc/pam.d", "/usr/lib/pam.d", NULL };
-/* Debian's @include reads /etc/pam.d only. */
-static const char *const at_include_dirs[] = { "/etc/pam.d", NULL };
-
-struct parser {
-	const char *root;
-	struct doc_stack *stack;
-	const char *chain[DOC_INCLUDE_DEPTH_MAX + 1]; /* files being read */
-	unsigned depth;
-	int rc; /* -ENOMEM sticks */
+/* What a file read gave: libpam's PAM_SUCCESS, or its failure. */
+enum read_result {
+	READ_OK,
+	READ_FAILS,  /* _pam_parse_conf_file fails: the include, or pam_start */
+	READ_ABORTS, /* libpam cannot go on: pam_start fails, or hangs or crashes */
 };
 
-/* --- Memory: every string belongs to the stack. */
+/* --- Reading, as _pam_parse_conf_file and _pam_load_conf_file do. */
 
-static const char *keep(struct doc_stack *s, char *owned)
+static enum read_result load_file(struct doc_parser *p, const char *path, enum type requested,
+				  unsigned include_level, unsigned level);
+
+struct line_ctx {
+	const char *file;
+	unsigned line;
+	enum type requested;
+	unsigned include_level, level;
+};
+
+/*
+ * `include`, `substack` or `@include` of NAME (NULL when the line names
+ * none).  TYPE is the line's (T_ANY for an @include of the service's own
+ * file): a failed include installs a handler of that type that fails, and
+ * libpam cannot install one of no type: pam_start then fails.
+ */
+static enum read_result include(struct doc_parser *p, const struct line_ctx *c, enum type type,
+				const char *name, bool at_include, bool substack)
 {
-	if (owned == NULL)
-		return NULL;
-	if (s->n_strings == s->cap_strings) {
-		size_t cap = s->cap_strings ? s->cap_strings * 2 : 64;
-		char **grown = realloc(s->strings, cap * sizeof(char *));
+	/* @include: /etc/pam.d only, and only while it is a directory. */
+	static const char *const etc_only[] = { "/etc/pam.d", NULL };
+	bool v15 = p->libpam->dialect == DOC_LIBPAM_1_5, oom = false;
+	unsigned next_level = c->level + (substack ? 1 : 0), i;
+	enum read_result r;
+	char *path = NULL, why[512], *shown;
 
-		if (grown == NULL) {
-			free(owned);
-			return NULL;
-		}
-		s->strings = grown;
-		s->cap_strings = cap;
-	}
-	s->strings[s->n_strings++] = owned;
-	return owned;
-}
-
-static const char *keep_copy(struct doc_stack *s, const char *text)
-{
-	return keep(s, strdup(text));
-}
-
-/* TEXT with every byte a terminal could act on (and non-ASCII) as \xNN. */
-static char *escaped(const char *text)
-{
-	size_t len = strlen(text), i, o = 0;
-	char *out = malloc(len * 4 + 1);
-
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
-			o += (size_t)sprintf(out + o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-static void problem(struct parser *p, const char *file, unsigned line,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void problem(struct parser *p, const char *file, unsigned line,
-		    const char *fmt, ...)
-{
-	struct doc_stack *s = p->stack;
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (s->n_problems == s->cap_problems) {
-		size_t cap = s->cap_problems ? s->cap_problems * 2 : 8;
-		struct doc_problem *grown = realloc(s->problems, cap * sizeof(*grown));
-
-		if (grown == NULL) {
-			p->rc = -ENOMEM;
-			return;
-		}
-		s->problems = grown;
-		s->cap_problems = cap;
-	}
-	s->problems[s->n_problems] = (struct doc_problem){
-		.file = file,
-		.line = line,
-		.message = keep_copy(s, buf),
-	};
-	if (s->problems[s->n_problems].message == NULL)
-		p->rc = -ENOMEM;
-	else
-		s->n_problems++;
-}
-
-static struct doc_handler *add_handler(struct parser *p, enum doc_handler_kind kind,
-				       const char *file, unsigned line, unsigned level)
-{
-	struct doc_stack *s = p->stack;
-	struct doc_handler *h;
-	int i;
-
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		struct doc_handler *grown = realloc(s->h, cap * sizeof(*grown));
-
-		if (grown == NULL) {
-			p->rc = -ENOMEM;
-			return NULL;
-		}
-		s->h = grown;
-		s->cap = cap;
-	}
-	h = &s->h[s->n++];
-	*h = (struct doc_handler){
-		.kind = kind,
-		.file = file,
-		.line = line,
-		.level = level,
-		.module = "",
-		.name = "",
-		.args = "",
-	};
-	for (i = 0; i < DOC_RET_COUNT; i++)
-		h->actions[i] = DOC_ACT_BAD;
-	return h;
-}
-
-static char *join_path(const char *dir, const char *name)
-{
-	char *p = malloc(strlen(dir) + strlen(name) + 2);
-
-	if (p != NULL)
-		sprintf(p, "%s/%s", dir, name);
-	return p;
-}
-
-/* The first of DIRS/NAME that exists under the root (NAME itself if
- * absolute), malloc'd; NULL when none does (*oom on failure). */
-static char *find_file(const char *root, const char *const *dirs, const char *name,
-		       bool *oom)
-{
-	size_t i;
-
-	*oom = false;
-	if (name[0] == '/') {
-		if (doc_exists(root, name))
-			return strdup(name);
-		return NULL;
-	}
-	for (i = 0; dirs[i] != NULL; i++) {
-		char *p = join_path(dirs[i], name);
-
-		if (p == NULL) {
-			*oom = true;
-			return NULL;
-		}
-		if (doc_exists(root, p))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
-static const char *base_name(struct doc_stack *s, const char *module)
-{
-	const char *slash = strrchr(module, '/');
-	char *name = strdup(slash != NULL ? slash + 1 : module), *dot;
-
-	if (name == NULL)
-		return NULL;
-	dot = strrchr(name, '.');
-	if (dot != NULL)
-		*dot = '\0';
-	return keep(s, name);
-}
-
-static void load_file(struct parser *p, const char *path, unsigned level,
-		      bool *had_session);
-
-/* `include`, `substack` or `@include` NAME at FILE:LINE. */
-static void include(struct parser *p, const char *file, unsigned line,
-		    const char *name, const char *const *dirs, bool substack,
-		    unsigned level, bool *had_session)
-{
-	struct doc_stack *s = p->stack;
-	char *path;
-	bool oom;
-	unsigned i;
-
-	if (name == NULL) {
-		problem(p, file, line, "an include that names no file: libpam fails the stack here");
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
+	if (name == NULL && at_include) {
+		/* Debian's patch reads the name's first byte unchecked. */
+		doc_problem(p, true, c->file, c->line, "@include names no file: libpam crashes here (a NULL pointer), so pam_start never returns");
+		return READ_ABORTS;
 	}
 	if (substack)
-		add_handler(p, DOC_H_SUBSTACK, file, line, level);
-	path = find_file(p->root, dirs, name, &oom);
-	if (oom) {
-		p->rc = -ENOMEM;
-		return;
+		doc_add_handler(p, DOC_H_SUBSTACK, c->file, c->line, c->level, NULL);
+	if (name != NULL && !(v15 ? next_level >= DOC_INCLUDE_DEPTH_MAX
+				  : c->include_level + 1 >= DOC_INCLUDE_DEPTH_MAX)) {
+		path = doc_find_file(p, at_include ? etc_only : doc_service_dirs, name, &oom);
+		if (oom) {
+			p->rc = -ENOMEM;
+			return READ_ABORTS;
+		}
 	}
-	if (path == NULL) {
-		char *shown = escaped(name);
-
-		problem(p, file, line, "includes \"%s\", which is not in %s%s: libpam fails the stack here",
-			shown != NULL ? shown : "?", name[0] == '/' ? "the file system" : dirs[0],
-			name[0] != '/' && dirs[1] != NULL ? " or /usr/lib/pam.d" : "");
-		free(shown);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	for (i = 0; i < p->depth; i++)
+	for (i = 0; path != NULL && v15 && i < p->depth; i++)
 		if (strcmp(p->chain[i], path) == 0)
 			break;
-	if (i < p->depth || p->depth >= DOC_INCLUDE_DEPTH_MAX) {
-		if (i < p->depth)
-			problem(p, file, line, "include loop: %s is already being read; libpam stops at %d levels and fails the stack",
-				path, DOC_INCLUDE_DEPTH_MAX);
-		else
-			problem(p, file, line, "more than %d nested includes: libpam fails the stack here",
-				DOC_INCLUDE_DEPTH_MAX);
-		free(path);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
+	if (path != NULL && !(v15 && (i < p->depth || p->depth == CHAIN_MAX))) {
+		const char *kept = doc_keep(p->stack, path);
+
+		if (kept == NULL) {
+			p->rc = -ENOMEM;
+			return READ_ABORTS;
+		}
+		r = load_file(p, kept, type == T_ANY ? T_ANY : T_SESSION, c->include_level + 1,
+			      next_level);
+		if (r == READ_OK || r == READ_ABORTS)
+			return r;
+		snprintf(why, sizeof(why), "%s cannot be read (see there)", kept);
+	} else if (path != NULL) {
+		snprintf(why, sizeof(why), "include loop: %s is already being read, and libpam %s nests it until it runs out of file descriptors",
+			 path, doc_libpam_dialect_name(p->libpam->dialect));
+	} else if (name == NULL) {
+		snprintf(why, sizeof(why), "an include that names no file");
+	} else if (v15 ? next_level >= DOC_INCLUDE_DEPTH_MAX
+		       : c->include_level + 1 >= DOC_INCLUDE_DEPTH_MAX) {
+		snprintf(why, sizeof(why), "more than %d nested %s", DOC_INCLUDE_DEPTH_MAX,
+			 v15 ? "substacks" : "includes");
+	} else {
+		shown = doc_escaped(name);
+		snprintf(why, sizeof(why), "%sincludes \"%s\", which is not %s", at_include ? "@" : "",
+			 shown != NULL ? shown : "?",
+			 name[0] == '/' ? "there"
+			 : at_include	? "in /etc/pam.d"
+					: "in /etc/pam.d, /usr/lib/pam.d or /usr/etc/pam.d");
+		free(shown);
 	}
-	if (keep(s, path) == NULL) {
-		p->rc = -ENOMEM;
-		return;
-	}
-	load_file(p, path, level + (substack ? 1 : 0), had_session);
+	free(path);
+	/* The include failed: a module that fails, every action bad; libpam
+	 * cannot install one of no type (an @include of the service's own
+	 * file), and its pam_start fails. */
+	doc_problem(p, type == T_ANY, c->file, c->line, "%s: %s", why,
+		    type == T_ANY ? "libpam's pam_start fails"
+		    : at_include  ? "libpam installs a module here that fails, its control left uninitialized (what it does next is undefined)"
+				  : "libpam installs a module here that fails");
+	if (type == T_ANY)
+		return READ_ABORTS;
+	doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+	return READ_OK;
 }
 
-/* One logical session line of FILE (its first physical line LINE). */
-static void parse_line(struct parser *p, const char *file, unsigned line, char *text,
-		       unsigned level, bool *had_session)
+/* Sets ACTIONS from CONTROL, as libpam does; a problem if it balks. */
+static void control_actions(struct doc_parser *p, const struct line_ctx *c, const char *control,
+			    int actions[DOC_RET_COUNT])
 {
-	struct doc_stack *s = p->stack;
-	char *cursor = text, *type, *control, *module, bad[256] = "";
-	struct doc_handler *h;
-	bool silent = false, oom;
+	char bad[128] = "";
 	size_t i;
+	int r;
 
-	type = doc_token(&cursor);
-	if (strcmp(type, "@include") == 0) {
-		include(p, file, line, doc_token(&cursor), at_include_dirs, false, level, had_session);
-		return;
-	}
-	if (type[0] == '-') {
-		silent = true;
-		type++;
-	}
-	if (strcasecmp(type, "auth") == 0 || strcasecmp(type, "account") == 0 ||
-	    strcasecmp(type, "password") == 0)
-		return;
-	*had_session = true;
-	if (strcasecmp(type, "session") != 0) {
-		/* libpam installs it as a session handler that fails. */
-		char *shown = escaped(type);
-
-		problem(p, file, line, "\"%s\" is not a module type: libpam fails the stack here",
-			shown != NULL ? shown : "?");
-		free(shown);
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	control = doc_token(&cursor);
-	if (control == NULL) {
-		problem(p, file, line, "no control: libpam fails the stack here");
-		add_handler(p, DOC_H_MUST_FAIL, file, line, level);
-		return;
-	}
-	if (strcasecmp(control, "include") == 0 || strcasecmp(control, "substack") == 0) {
-		include(p, file, line, doc_token(&cursor), service_dirs,
-			strcasecmp(control, "substack") == 0, level, had_session);
-		return;
-	}
-	h = add_handler(p, DOC_H_MODULE, file, line, level);
-	if (h == NULL)
-		return;
-	h->silent = silent;
 	for (i = 0; i < doc_n_simple_controls; i++)
 		if (strcasecmp(control, doc_simple_controls[i].name) == 0)
 			break;
 	if (i < doc_n_simple_controls) {
-		int r;
-
 		for (r = 0; r < DOC_RET_COUNT; r++)
-			h->actions[r] = doc_simple_controls[i].otherwise;
-		h->actions[DOC_RET_SUCCESS] = doc_simple_controls[i].success;
-	} else if (control[0] != '[' || !doc_parse_control(control, h->actions, bad, sizeof(bad))) {
-		char *shown = escaped(bad[0] != '\0' ? bad : control);
-
-		problem(p, file, line, "%s%s%s: libpam treats what it cannot read as failure",
-			bad[0] != '\0' ? "bad control: " : "\"",
-			shown != NULL ? shown : "?", bad[0] != '\0' ? "" : "\" is not a control");
-		free(shown);
-		h->kind = DOC_H_MUST_FAIL;
-	}
-	module = doc_token(&cursor);
-	if (module == NULL) {
-		problem(p, file, line, "no module named: libpam fails the stack here");
-		h->kind = DOC_H_MUST_FAIL;
+			actions[r] = doc_simple_controls[i].otherwise;
+		actions[DOC_RET_SUCCESS] = doc_simple_controls[i].success;
 		return;
 	}
-	cursor += strspn(cursor, " \t");
-	{
-		size_t alen = strlen(cursor);
+	if (!doc_parse_control(control, actions, bad, sizeof(bad))) {
+		char *shown = doc_escaped(bad);
 
-		while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
-				    cursor[alen - 1] == '\r'))
-			cursor[--alen] = '\0';
-	}
-	h->module = keep_copy(s, module);
-	h->name = base_name(s, module);
-	h->args = keep_copy(s, cursor);
-	if (h->module == NULL || h->name == NULL || h->args == NULL) {
-		p->rc = -ENOMEM;
-		return;
-	}
-	{
-		char *found = find_file(p->root, doc_module_dirs, module, &oom);
-
-		if (oom)
-			p->rc = -ENOMEM;
-		h->found = found != NULL;
-		free(found);
-	}
-	if (!h->found && !silent && h->kind == DOC_H_MODULE) {
-		char *shown = escaped(module);
-
-		problem(p, file, line, "module %s is not found%s: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
-			shown != NULL ? shown : "?", module[0] == '/' ? "" : " in the module directories");
+		doc_problem(p, false, c->file, c->line, "bad control: %s: libpam takes every result of this module as a failure",
+			    shown != NULL ? shown : "?");
 		free(shown);
 	}
 }
 
-static void load_file(struct parser *p, const char *path, unsigned level,
-		      bool *had_session)
+/* One logical line of C->file. */
+static enum read_result parse_line(struct doc_parser *p, const struct line_ctx *c, char *text)
 {
-	struct doc_text text;
-	size_t pos = 0;
-	unsigned lineno = 0, first = 0;
-	char *line;
-	bool oom;
-	int rc;
+	struct doc_stack *s = p->stack;
+	char *cursor = text, *tok, *module;
+	enum doc_handler_kind kind = DOC_H_MODULE;
+	enum type type;
+	int actions[DOC_RET_COUNT];
+	struct doc_handler *h;
+	const char *bad_type = NULL;
+	bool silent = false;
+	size_t alen;
 
-	rc = doc_read(p->root, path, &text);
-	if (rc < 0) {
-		if (rc == -ENOMEM)
-			p->rc = rc;
-		else
-			problem(p, path, 0, "cannot read it: %s", strerror(-rc));
-		add_handler(p, DOC_H_MUST_FAIL, path, 0, level);
-		return;
+	tok = doc_token(&cursor);
+	if (tok != NULL && tok[0] == '-') {
+		silent = true;
+		tok++;
 	}
+	if (tok != NULL && strcasecmp(tok, "@include") == 0)
+		return include(p, c, c->requested, doc_token(&cursor), true, false);
+	if (tok != NULL && strcasecmp(tok, "session") == 0) {
+		type = T_SESSION;
+	} else if (tok != NULL && (strcasecmp(tok, "auth") == 0 || strcasecmp(tok, "account") == 0 ||
+				   strcasecmp(tok, "password") == 0)) {
+		type = T_OTHER;
+	} else {
+		/* libpam installs it, to fail, as what was asked for: auth
+		 * in the service's own file, where every type is asked. */
+		type = c->requested == T_ANY ? T_OTHER : c->requested;
+		kind = DOC_H_MUST_FAIL;
+		bad_type = tok != NULL ? tok : "";
+	}
+	if (c->requested != T_ANY && type != c->requested)
+		return READ_OK;
+	if (type != T_SESSION)
+		return READ_OK;
+	p->had_session = true;
+	tok = doc_token(&cursor);
+	if (tok == NULL) {
+		doc_problem(p, false, c->file, c->line, "no control: libpam installs a module here that fails");
+		doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, NULL);
+		return READ_OK;
+	}
+	if (strcasecmp(tok, "include") == 0 || strcasecmp(tok, "substack") == 0)
+		return include(p, c, T_SESSION, doc_token(&cursor), false,
+			       strcasecmp(tok, "substack") == 0);
+	if (bad_type != NULL)
+		doc_problem_named(p, false, c->file, c->line,
+				  "\"%s\" is not a module type: libpam installs a module here that fails",
+				  bad_type);
+	control_actions(p, c, tok, actions);
+	module = doc_token(&cursor);
+	if (module == NULL) {
+		doc_problem(p, false, c->file, c->line, "no module named: libpam installs a module here that fails");
+		doc_add_handler(p, DOC_H_MUST_FAIL, c->file, c->line, c->level, actions);
+		return READ_OK;
+	}
+	h = doc_add_handler(p, kind, c->file, c->line, c->level, actions);
+	if (h == NULL)
+		return READ_OK;
+	/* The arguments as written, as far as libpam's tokens reach. */
+	cursor = cursor != NULL ? cursor : (char *)"";
+	cursor += strspn(cursor, " \t\n");
+	alen = strlen(cursor);
+	while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
+			    cursor[alen - 1] == '\n'))
+		cursor[--alen] = '\0';
+	h->silent = silent;
+	h->module = doc_keep_copy(s, module);
+	h->name = doc_base_name(s, module);
+	h->args = doc_keep_copy(s, cursor);
+	if (h->module == NULL || h->name == NULL || h->args == NULL) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	h->found = doc_module_found(p, module);
+	if (!h->found && !silent && h->kind == DOC_H_MODULE)
+		doc_problem_named(p, false, c->file, c->line,
+				  module[0] == '/' ? "module %s is not found: libpam runs it as failing (PAM_MODULE_UNKNOWN)"
+						   : "module %s is not found in the module directories: libpam runs it as failing (PAM_MODULE_UNKNOWN)",
+				  module);
+	return READ_OK;
+}
+
+static enum read_result load_file(struct doc_parser *p, const char *path, enum type requested,
+				  unsigned include_level, unsigned level)
+{
+	struct doc_file_seen *f = doc_read_once(p, path);
+	struct doc_reader reader;
+	enum read_result r = READ_OK;
+	unsigned first;
+	char *line;
+	int got;
+
+	if (f == NULL) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	if (f->rc == -EISDIR) {
+		return READ_OK; /* fopen opens it, fgets reads nothing */
+	} else if (f->rc < 0) {
+		doc_problem(p, requested == T_ANY, path, 0, "cannot read it: %s",
+			    f->rc == -EINVAL ? "not a regular file (libpam would wait on a FIFO, or read a device)"
+					     : strerror(-f->rc));
+		return READ_FAILS;
+	}
+	reader = (struct doc_reader){ .text = &f->text, .dialect = p->libpam->dialect };
+	if (p->depth == CHAIN_MAX)
+		return READ_FAILS;
 	p->chain[p->depth++] = path;
-	while (p->rc == 0 && (line = doc_next_line(&text, &pos, &lineno, &first, &oom)) != NULL) {
-		parse_line(p, path, first, line, level, had_session);
+	while (r == READ_OK && p->rc == 0 && (got = doc_next_line(&reader, &line, &first)) == 1) {
+		struct line_ctx c = {
+			.file = path,
+			.line = first,
+			.requested = requested,
+			.include_level = include_level,
+			.level = level,
+		};
+
+		if (++p->stack->lines_read > DOC_LINES_MAX) {
+			if (!p->too_long)
+				doc_problem(p, true, path, first, "the includes come to more than %d lines: libpam builds a module for each line at every pam_start, and its time grows with the square of their number; doctor stops here",
+					    DOC_LINES_MAX);
+			p->too_long = true;
+			free(line);
+			r = READ_ABORTS;
+			break;
+		}
+		r = parse_line(p, &c, line);
 		free(line);
 	}
-	if (oom)
-		p->rc = -ENOMEM;
 	p->depth--;
-	doc_text_free(&text);
+	if (r != READ_OK)
+		return r;
+	if (got == DOC_READ_NOMEM) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	if (got == DOC_READ_HANGS) {
+		doc_problem(p, true, path, reader.lineno, "libpam %s's reader stops here for good: the line's backslash lands on its 1,023rd byte, and each read then gives nothing",
+			    doc_libpam_dialect_name(p->libpam->dialect));
+		return READ_ABORTS;
+	}
+	if (got == DOC_READ_FAILS) {
+		doc_problem(p, requested == T_ANY, path, reader.lineno,
+			    p->libpam->dialect == DOC_LIBPAM_1_5
+				    ? "libpam cannot read this file: a line is still continued at its end, or is 1,024 bytes or longer"
+				    : "libpam cannot read this file: a line is still continued at its end");
+		return READ_FAILS;
+	}
+	return READ_OK;
+}
+
+/* --- The service, and "other", as _pam_init_handlers reads them. */
+
+/* Reads the file of NAME, keeping its handlers or only checking it;
+ * *found says whether there was one. */
+static enum read_result read_top(struct doc_parser *p, const char *name, bool keep_it,
+				 const char **file, bool *found)
+{
+	bool oom;
+	char *path = doc_find_file(p, doc_service_dirs, name, &oom);
+
+	*found = path != NULL;
+	if (oom || (path != NULL && (*file = doc_keep(p->stack, path)) == NULL)) {
+		p->rc = -ENOMEM;
+		return READ_ABORTS;
+	}
+	if (path == NULL)
+		return READ_OK;
+	p->keep = keep_it;
+	return load_file(p, *file, T_ANY, 0, 0);
+}
+
+int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
+			   const char *service, struct doc_stack *out)
+{
+	struct doc_parser p = { .root = root, .libpam = libpam, .stack = out };
+	const char *other_file = NULL;
+	bool found = false, other_found = false;
+	enum read_result r = READ_OK;
+
+	memset(out, 0, sizeof(*out));
+	out->service = doc_keep_copy(out, service);
+	if (out->service == NULL)
+		return -ENOMEM;
+	/* A service name is a file name in pam.d, never a path. */
+	if (strchr(service, '/') == NULL)
+		r = read_top(&p, service, true, &out->file, &found);
+	if (r == READ_OK && p.rc == 0) {
+		/* "other" is read for every service; its session lines are
+		 * the stack of one that has none of its own. */
+		bool use_other = out->n == 0;
+
+		r = read_top(&p, "other", use_other, &other_file, &other_found);
+		if (use_other && other_found) {
+			out->file = other_file;
+			out->from_other = true;
+		}
+		if (!found && !other_found)
+			doc_problem(&p, true, NULL, 0, "no session stack: neither the service nor \"other\" has a file, so pam_start fails");
+		else if (out->n == 0 && r == READ_OK)
+			doc_problem(&p, true, out->file, 0, "no session stack: neither the service nor \"other\" has a session line, so libpam fails every session");
+	}
+	if (r != READ_OK)
+		out->start_fails = true;
+	doc_parser_free(&p);
+	return p.rc;
 }
 
 int doc_stack_resolve(const char *root, const char *service, struct doc_stack *out)
 {
-	struct parser p = { .root = root, .stack = out };
-	bool oom = false, had_session = false;
-	char *path;
+	struct doc_libpam libpam;
 
-	memset(out, 0, sizeof(*out));
-	out->service = keep_copy(out, service);
-	if (out->service == NULL)
-		return -ENOMEM;
-	/* A service name is a file name in /etc/pam.d, never a path. */
-	path = strchr(service, '/') == NULL ? find_file(root, service_dirs, service, &oom) : NULL;
-	if (oom)
-		return -ENOMEM;
-	if (path != NULL) {
-		out->file = keep(out, path);
-		if (out->file == NULL)
-			return -ENOMEM;
-		load_file(&p, out->file, 0, &had_session);
-	}
-	if (p.rc == 0 && out->n == 0) {
-		/* libpam uses "other" for a service with no session handler. */
-		size_t kept = out->n_problems;
+	doc_libpam_probe(root, &libpam);
+	return doc_stack_resolve_with(root, &libpam, service, out);
+}
 
-		path = find_file(root, service_dirs, "other", &oom);
-		if (oom)
-			return -ENOMEM;
-		if (path == NULL) {
-			problem(&p, out->file, 0, "no session stack: neither the service nor \"other\" has one, so libpam fails every session");
-		} else {
-			out->file = keep(out, path);
-			if (out->file == NULL)
-				return -ENOMEM;
-			out->from_other = true;
-			out->n_problems = kept;
-			load_file(&p, out->file, 0, &had_session);
-		}
-	}
-	return p.rc;
+bool doc_service_has_session_with(const char *root, const struct doc_libpam *libpam,
+				  const char *service)
+{
+	struct doc_stack s;
+	struct doc_parser p = { .root = root, .libpam = libpam, .stack = &s };
+	const char *file;
+	bool found;
+
+	memset(&s, 0, sizeof(s));
+	read_top(&p, service, true, &file, &found);
+	doc_parser_free(&p);
+	doc_stack_free(&s);
+	return p.had_session;
 }
 
 bool doc_service_has_session(const char *root, const char *service)
 {
-	struct doc_stack s;
-	struct parser p = { .root = root, .stack = &s };
-	bool oom, had_session = false;
-	char *path = find_file(root, service_dirs, service, &oom);
+	struct doc_libpam libpam;
 
-	if (path == NULL)
-		return false;
-	memset(&s, 0, sizeof(s));
-	if (keep(&s, path) != NULL)
-		load_file(&p, path, 0, &had_session);
-	doc_stack_free(&s);
-	return had_session;
-}
-
-void doc_stack_free(struct doc_stack *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n_strings; i++)
-		free(s->strings[i]);
-	free(s->strings);
-	free(s->h);
-	free(s->problems);
-	memset(s, 0, sizeof(*s));
-}
-
-char *doc_arg_value(const char *args, const char *key, bool *present)
-{
-	size_t klen = strlen(key);
-	const char *a = args;
-
-	*present = false;
-	while (*a != '\0') {
-		size_t len;
-
-		a += strspn(a, " \t");
-		len = strcspn(a, " \t");
-		if (len == 0)
-			break;
-		if (len == klen && strncmp(a, key, klen) == 0) {
-			*present = true;
-			return NULL;
-		}
-		if (len > klen && strncmp(a, key, klen) == 0 && a[klen] == '=') {
-			*present = true;
-			return strndup(a + klen + 1, len - klen - 1);
-		}
-		a += len;
-	}
-	return NULL;
+	doc_libpam_probe(root, &libpam);
+	return doc_service_has_session_with(root, &libpam, service);
 }

@@ -33,6 +33,11 @@ void doc_stack_walk(struct doc_stack *s)
 	unsigned prev_level = 0, level = 0;
 	size_t i;
 
+	/* pam_start failed: no session opens, nothing runs. */
+	if (s->start_fails) {
+		s->session_fails = true;
+		return;
+	}
 	saved[0].impression = impression;
 	saved[0].status = status;
 	/* Like libpam, remember the level a handler had before any jump. */

@@ -34,8 +34,9 @@ extern const char *const doc_verdict_names[];
 /* What every path shares: the machine, the user, the models. */
 struct doctor {
 	const struct cli_options *options;
-	const char *root;   /* "" for this machine */
-	bool debian_limits; /* Debian's pam_limits: PID 1's limits first */
+	const char *root;	  /* "" for this machine */
+	bool debian_limits;	  /* Debian's pam_limits: PID 1's limits first */
+	struct doc_libpam libpam; /* how the system's libpam reads pam.d */
 	char release[128];
 	struct doc_value pid1_soft, pid1_hard;
 	char pid1_note[128];

@@ -7,26 +7,6 @@
 #include "output/json.h"
 #include "output/text.h"
 
-/* TEXT as it is, but no byte that could act on a terminal: controls, DEL
- * and bytes that are not well-formed UTF-8 as \xNN.  Quotes stay quotes:
- * the fixes quote the line to add. */
-static void print_safe(const char *text)
-{
-	const unsigned char *p = (const unsigned char *)text;
-
-	while (*p != '\0') {
-		size_t n = cli_utf8_sequence(p);
-
-		if (*p < 0x20 || *p == 0x7f || n == 0) {
-			printf("\\x%02x", *p);
-			n = 1;
-		} else {
-			fwrite(p, 1, n, stdout);
-		}
-		p += n;
-	}
-}
-
 static void json_value(struct cli_json *j, const char *key, struct doc_value v)
 {
 	char ukey[64];
@@ -108,24 +88,24 @@ void doc_print_text_path(const struct doc_path *p)
 	char text[128];
 	size_t i;
 
-	print_safe(p->service);
+	cli_print_text(stdout, p->service);
 	printf(": %s\n", doc_verdict_names[p->verdict]);
 	printf("  stack:  ");
-	print_safe(p->file != NULL ? p->file : "(none)");
+	cli_print_text(stdout, p->file != NULL ? p->file : "(none)");
 	printf("\n");
 	for (i = 0; i < p->n_steps; i++) {
 		const struct doc_step *s = &p->steps[i];
 
 		printf("  ");
 		if (s->file[0] != '\0') {
-			print_safe(s->file);
+			cli_print_text(stdout, s->file);
 			if (s->line > 0)
 				printf(":%u", s->line);
 			printf(" ");
 		}
-		print_safe(s->module);
+		cli_print_text(stdout, s->module);
 		printf(": ");
-		print_safe(s->effect);
+		cli_print_text(stdout, s->effect);
 		printf("\n");
 	}
 	doc_pair_text(p->soft, p->hard, text, sizeof(text));
@@ -133,7 +113,7 @@ void doc_print_text_path(const struct doc_path *p)
 	       p->depends_on_user ? " (for users no line names; it depends on the user)" : "");
 	if (p->has_fix) {
 		printf("  fix:    ");
-		print_safe(p->fix);
+		cli_print_text(stdout, p->fix);
 		printf("\n");
 	}
 }
@@ -148,6 +128,13 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_open_object(j);
 	cli_json_key(j, "pam_limits");
 	cli_json_string(j, d->debian_limits ? "debian" : "upstream");
+	cli_json_key(j, "libpam");
+	cli_json_open_object(j);
+	cli_json_key(j, "reader");
+	cli_json_string(j, doc_libpam_dialect_name(d->libpam.dialect));
+	cli_json_key(j, "library");
+	cli_json_string(j, d->libpam.library[0] != '\0' ? d->libpam.library : NULL);
+	cli_json_close_object(j);
 	cli_json_key(j, "kernel_release");
 	cli_json_string(j, d->release);
 	cli_json_key(j, "kernel_default");
@@ -177,6 +164,10 @@ void doc_print_text_head(const struct doctor *d)
 	printf("\npam_limits: %s\n", d->debian_limits
 					     ? "Debian's (copies PID 1's limits into every session)"
 					     : "upstream (memlock lines only; PID 1's limits with set_all)");
+	printf("libpam:     %s's reader (", doc_libpam_dialect_name(d->libpam.dialect));
+	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library
+							    : "no libpam.so.0 found: today's");
+	printf(")\n");
 	printf("PID 1:      %s (%s)\n", text, d->pid1_note);
 	printf("kernel:     %s (default memlock %s)\n\n", d->release,
 	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");

@@ -159,83 +159,162 @@ bool doc_parse_systemd_limit(const char *text, struct doc_value *soft,
 	return parse_one(buf, soft) && parse_one(colon + 1, hard);
 }
 
+/* systemd's LONG_LINE_MAX: a longer line fails the whole file. */
+#define SYSTEMD_LINE_MAX (1u << 20)
+
+/* systemd's WHITESPACE, which strstrip() trims. */
+#define WHITESPACE " \t\n\r"
+
+static char *strip(char *s)
+{
+	size_t len;
+
+	s += strspn(s, WHITESPACE);
+	len = strlen(s);
+	while (len > 0 && strchr(WHITESPACE, s[len - 1]) != NULL)
+		s[--len] = '\0';
+	return s;
+}
+
+struct setting_scan {
+	const char *path, *section, *key;
+	struct doc_setting *out, *documented;
+	bool in_section;
+};
+
+/* One logical line, as systemd's parse_line: false when it fails the file
+ * (a section header without its ']'). */
+static bool setting_line(struct setting_scan *sc, char *l, unsigned lineno)
+{
+	size_t klen = strlen(sc->key);
+	struct doc_value soft, hard;
+	char *eq, *key, *value;
+	bool empty;
+
+	l = strip(l);
+	if (*l == '\0')
+		return true;
+	if (*l == '[') {
+		size_t len = strlen(l);
+
+		if (l[len - 1] != ']')
+			return false;
+		l[len - 1] = '\0';
+		sc->in_section = strcmp(l + 1, sc->section) == 0;
+		return true;
+	}
+	eq = strchr(l, '=');
+	if (!sc->in_section || eq == NULL || eq == l)
+		return true; /* systemd warns and goes on */
+	*eq = '\0';
+	key = strip(l);
+	value = strip(eq + 1);
+	if (strlen(key) != klen || strcmp(key, sc->key) != 0)
+		return true;
+	/* systemd ignores a value it cannot parse, with a warning. */
+	if (!doc_parse_systemd_limit(value, &soft, &hard, &empty))
+		return true;
+	sc->out->set = !empty;
+	if (empty)
+		return true;
+	sc->out->soft = soft;
+	sc->out->hard = hard;
+	snprintf(sc->out->file, sizeof(sc->out->file), "%s", sc->path);
+	sc->out->line = lineno;
+	snprintf(sc->out->what, sizeof(sc->out->what), "%s=%.400s", key, value);
+	return true;
+}
+
+/* A comment "#KEY=value": systemd's shipped files document built-in
+ * defaults that way. */
+static void documented_line(struct setting_scan *sc, const char *l, unsigned lineno)
+{
+	size_t klen = strlen(sc->key);
+	bool empty;
+
+	if (sc->documented == NULL || !sc->in_section || l[0] != '#' ||
+	    strncmp(l + 1, sc->key, klen) != 0 || l[1 + klen] != '=')
+		return;
+	if (doc_parse_systemd_limit(l + 2 + klen, &sc->documented->soft, &sc->documented->hard,
+				    &empty) &&
+	    !empty) {
+		sc->documented->set = true;
+		snprintf(sc->documented->file, sizeof(sc->documented->file), "%s", sc->path);
+		sc->documented->line = lineno;
+		snprintf(sc->documented->what, sizeof(sc->documented->what), "%.500s", l);
+	}
+}
+
 /*
- * Reads KEY= in [SECTION] of ROOT/PATH into *out: the last assignment
- * wins, an empty one resets.  A commented "#KEY=value" (systemd's shipped
- * files document built-in defaults that way) goes to *documented.
+ * Reads KEY= in [SECTION] of ROOT/PATH into *out as systemd's
+ * config_parse reads it: lines of any length up to 1 MiB, a backslash at
+ * the end continuing a line (comment lines inside skipped, a blank one
+ * ending it), '#' and ';' starting a comment only at the start of a line,
+ * the last assignment winning and an empty one resetting.  A file systemd
+ * refuses (a line over 1 MiB, a section header without ']') sets nothing.
+ * A commented "#KEY=value" goes to *documented.
  */
 static void read_setting(const char *root, const char *path, const char *section,
 			 const char *key, struct doc_setting *out,
 			 struct doc_setting *documented)
 {
+	struct setting_scan sc = { path, section, key, NULL, documented, false };
+	struct doc_setting result = *out;
 	struct doc_text text;
-	size_t pos = 0, klen = strlen(key);
-	unsigned lineno = 0;
-	bool in_section = false;
+	char *continuation = NULL;
+	size_t pos = 0, clen = 0;
+	unsigned lineno = 0, first = 0;
+	bool ok = true;
 
 	if (doc_read(root, path, &text) < 0)
 		return;
-	while (pos < text.len) {
-		char *line = text.data + pos, *nl = memchr(line, '\n', text.len - pos);
+	sc.out = &result;
+	while (ok && pos < text.len) {
+		char *line = text.data + pos, *nl = memchr(line, '\n', text.len - pos), *p, *grown;
 		size_t len = nl != NULL ? (size_t)(nl - line) : text.len - pos;
-		char buf[512];
+		bool escaped = false;
+		size_t i;
 
 		pos += len + 1;
 		lineno++;
-		if (len >= sizeof(buf))
-			continue;
-		memcpy(buf, line, len);
-		buf[len] = '\0';
-		line = buf + strspn(buf, " \t");
-		while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (line[0] == '[') {
-			in_section = strncmp(line + 1, section, strlen(section)) == 0 &&
-				     line[1 + strlen(section)] == ']';
+		line[len] = '\0';
+		len = strlen(line); /* a NUL ends systemd's line too */
+		if (len >= SYSTEMD_LINE_MAX || clen + len > SYSTEMD_LINE_MAX) {
+			ok = false;
+			break;
+		}
+		if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+			line += 3, len -= 3;
+		p = line + strspn(line, WHITESPACE);
+		if (*p == '#' || *p == ';') {
+			documented_line(&sc, p, lineno);
 			continue;
 		}
-		if (!in_section)
-			continue;
-		if (documented != NULL && line[0] == '#' && strncmp(line + 1, key, klen) == 0 &&
-		    line[1 + klen] == '=') {
-			bool empty;
-
-			if (doc_parse_systemd_limit(line + 2 + klen, &documented->soft,
-						    &documented->hard, &empty) &&
-			    !empty) {
-				documented->set = true;
-				snprintf(documented->file, sizeof(documented->file), "%s", path);
-				documented->line = lineno;
-				snprintf(documented->what, sizeof(documented->what), "#%s", line + 1);
-			}
+		if (continuation == NULL)
+			first = lineno;
+		grown = realloc(continuation, clen + len + 1);
+		if (grown == NULL)
+			break;
+		continuation = grown;
+		memcpy(continuation + clen, line, len + 1);
+		clen += len;
+		for (i = 0; i < clen; i++)
+			escaped = !escaped && continuation[i] == '\\';
+		if (escaped) {
+			continuation[clen - 1] = ' ';
 			continue;
 		}
-		if (strncmp(line, key, klen) == 0) {
-			const char *v = line + klen;
-			bool empty;
-			struct doc_value soft, hard;
-
-			v += strspn(v, " \t");
-			if (*v != '=')
-				continue;
-			v++;
-			v += strspn(v, " \t");
-			/* systemd ignores a value it cannot parse, with a warning. */
-			if (!doc_parse_systemd_limit(v, &soft, &hard, &empty))
-				continue;
-			if (empty) {
-				out->set = false;
-				continue;
-			}
-			out->set = true;
-			out->soft = soft;
-			out->hard = hard;
-			snprintf(out->file, sizeof(out->file), "%s", path);
-			out->line = lineno;
-			snprintf(out->what, sizeof(out->what), "%s", line);
-		}
+		ok = setting_line(&sc, continuation, first);
+		free(continuation);
+		continuation = NULL;
+		clen = 0;
 	}
+	if (ok && continuation != NULL)
+		ok = setting_line(&sc, continuation, first);
+	free(continuation);
 	doc_text_free(&text);
+	if (ok)
+		*out = result;
 }
 
 /* Drop-ins NAME.d/ *.conf over DIRS: a name in a stronger directory hides

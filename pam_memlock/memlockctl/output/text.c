@@ -73,14 +73,16 @@ void cli_format_value(const struct pml_setting *setting, char *buf, size_t len)
 		buf[used - 6] = '\0';
 }
 
-void cli_print_escaped(FILE *out, const char *name)
+/* NAME with every byte a terminal could act on as \xNN; with QUOTING,
+ * '"' and '\\' escaped too, as libconfig reads them in a string. */
+static void print_safe(FILE *out, const char *name, bool quoting)
 {
 	const unsigned char *p = (const unsigned char *)name;
 
 	while (*p != '\0') {
 		size_t n = cli_utf8_sequence(p);
 
-		if (*p == '"' || *p == '\\') {
+		if (quoting && (*p == '"' || *p == '\\')) {
 			fprintf(out, "\\%c", *p);
 			n = 1;
 		} else if (n == 0 || *p < 0x20 || *p == 0x7f ||
@@ -95,6 +97,16 @@ void cli_print_escaped(FILE *out, const char *name)
 		}
 		p += n;
 	}
+}
+
+void cli_print_escaped(FILE *out, const char *name)
+{
+	print_safe(out, name, true);
+}
+
+void cli_print_text(FILE *out, const char *text)
+{
+	print_safe(out, text, false);
 }
 
 void cli_print_quoted(FILE *out, const char *name)

@@ -40,6 +40,13 @@ void cli_print_quoted(FILE *out, const char *name);
 void cli_print_escaped(FILE *out, const char *name);
 
 /*
+ * TEXT as it is, quotes and backslashes kept (a message that quotes a line
+ * to add), but no byte that could act on a terminal: control characters,
+ * DEL, C1 controls and bytes that are not well-formed UTF-8 as \xNN.
+ */
+void cli_print_text(FILE *out, const char *text);
+
+/*
  * A byte count for a table column, at most 10 characters: "0", "512 B",
  * "64 KiB", "1.5 MiB", "unlimited".  Rounded down to a tenth of the unit
  * (JSON output has the exact count).

@@ -383,6 +383,75 @@ START_TEST(scan_decides_per_user_and_service)
 }
 END_TEST
 
+START_TEST(cgroup_slurm_job)
+{
+	static const struct {
+		const char *text;
+		bool has;
+		unsigned job;
+	} cases[] = {
+		/* cgroup v2: Debian's slurmd (several per host: NODE_). */
+		{ "0::/system.slice/node1_slurmstepd.scope/job_1234/step_batch/user/task_0\n", true, 1234 },
+		{ "0::/system.slice/slurmstepd.scope/job_7/step_0/slurm\n", true, 7 },
+		/* cgroup v1: a line per hierarchy. */
+		{ "12:pids:/\n4:memory:/slurm_node1/uid_4242/job_99/step_0/task_0\n", true, 99 },
+		{ "4:freezer:/slurm/uid_0/job_4294967295/step_extern\n", true, 4294967295u },
+		/* Not a job: a login session, a scope without a job, other names. */
+		{ "0::/user.slice/user-1000.slice/session-3.scope\n", false, 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/system\n", false, 0 },
+		{ "0::/system.slice/job_12/step_0\n", false, 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_12x/step_0\n", false, 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_/step_0\n", false, 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_4294967296\n", false, 0 },
+		{ "4:memory:/uid_4242/job_99\n", false, 0 },
+		{ "", false, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool has = !cases[i].has;
+		unsigned job = 0;
+
+		ck_assert_int_eq(proc_parse_slurm_job(cases[i].text, &has, &job), 0);
+		ck_assert_msg(has == cases[i].has, "case %zu: %s", i, cases[i].text);
+		if (has)
+			ck_assert_uint_eq(job, cases[i].job);
+	}
+}
+END_TEST
+
+/* A job step's process: no login, no session, service "slurm" from its
+ * cgroup, picked by the default selection, decided by the slurm rule. */
+START_TEST(scan_slurm_job)
+{
+	struct live_selection sessions = { .which = LIVE_SESSIONS };
+	struct pml_source source = policy(
+		"limit = \"8 MiB\";\n"
+		"rules = ( { service = \"slurm\"; limit = \"4 MiB\"; mode = \"set\"; } );\n");
+	struct live_scan scan;
+	const struct live_proc *p;
+
+	if (getuid() != 0)
+		return;
+	put_process(30, "job", 65534, 0, 0, "4194304 ", "4194304 ", "4294967295",
+		    "4294967295");
+	put("/proc/30/cgroup",
+	    "0::/system.slice/node1_slurmstepd.scope/job_42/step_batch/user/task_0\n");
+	put_process(31, "daemon", 65534, 0, 0, "65536 ", "65536 ", "4294967295",
+		    "4294967295");
+	put("/proc/31/cgroup", "0::/system.slice/cron.service\n");
+	ck_assert_int_eq(live_scan(root, &source, &sessions, &log_to_buffer, &scan), 0);
+	ck_assert_uint_eq(scan.n_procs, 1);
+	p = find(&scan, 30);
+	ck_assert(p->info.has_job);
+	ck_assert_uint_eq(p->info.job, 42);
+	ck_assert_str_eq(p->service, "slurm");
+	ck_assert_uint_eq(live_answer_of(&scan, p)->decision.hard.bytes, 4 * MiB);
+	ck_assert_str_eq(live_verdict_name(p->verdict), "ok");
+	live_scan_free(&scan);
+}
+END_TEST
+
 START_TEST(selection_sessions_and_users)
 {
 	struct live_selection sessions = { .which = LIVE_SESSIONS };
@@ -436,6 +505,7 @@ int main(void)
 	tcase_add_test(tc, status_real_uid_locked_and_pinned);
 	tcase_add_test(tc, limits_numbers_and_unlimited);
 	tcase_add_test(tc, session_file_service);
+	tcase_add_test(tc, cgroup_slurm_job);
 	tcase_add_test(tc, read_a_whole_process);
 	tcase_add_test(tc, a_vanished_process_is_gone);
 	tcase_add_test(tc, a_reused_pid_is_not_the_same_process);
@@ -444,6 +514,7 @@ int main(void)
 		tcase_add_test(tc, an_unreadable_process_is_counted);
 		tcase_add_test(tc, scan_decides_per_user_and_service);
 		tcase_add_test(tc, selection_sessions_and_users);
+		tcase_add_test(tc, scan_slurm_job);
 		tcase_add_test(tc, invalid_policy_fails_the_scan);
 	} else {
 		static const char why[] = "needs root: policy files must be root's, and "

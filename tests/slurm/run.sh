@@ -9,10 +9,11 @@
 #
 #   Debian 12  this machine's own Slurm (slurm-wlm 22.05) and the module
 #              this build made;
-#   Debian 13  a Debian 13 root made with mmdebstrap (kept as a tarball in
-#              $PML_SLURM_CACHE, default /var/cache/pml-slurm, until its
-#              package list changes), the module built in it from `make
-#              distdir`, and its Slurm (24.11), chrooted.
+#   Debian 13  a Debian 13 root from .ci/root.sh (mmdebstrap; the tarball
+#              kept in $PML_ROOT_CACHE, default /var/cache/pml-roots, until
+#              its package list changes), the module built in it from `make
+#              distdir` (kept there too until the sources change), and its
+#              Slurm (24.11), chrooted.
 #
 # No cgroups: 22.05 with CgroupPlugin=cgroup/v1 and proctrack/linuxproc,
 # 24.11 with CgroupPlugin=disabled; the share of a job's memory under
@@ -21,11 +22,10 @@
 # missing.  Prints TAP.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${PML_SLURM_CACHE:-/var/cache/pml-slurm}
+root_lib=$here/../../.ci/root.sh
 # What a Debian 13 root needs: Slurm and munge, ip, and the module's build.
-
-root_packages=slurmd,slurmctld,slurm-client,munge,iproute2,gcc,libc6-dev,make,pkg-config,libpam0g-dev,libconfig-dev
-key=$(echo "trixie $root_packages" | md5sum | cut -c1-12)
+root_packages="slurmd slurmctld slurm-client munge iproute2 gcc libc6-dev make pkg-config
+	libpam0g-dev libconfig-dev"
 tap_n=0
 
 skip_release() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1: every case # SKIP $2"; }
@@ -86,80 +86,66 @@ debian12() {
 }
 
 # --- Debian 13: a root of its own ---------------------------------------------
-# make_root DIR: DIR gets the Debian 13 root, from the cached tarball or a
-# new one.  Sets why on failure.
-make_root() {
-	local dir=$1 tarball
-	tarball=$cache/trixie-$key.tar
-	if [ ! -s "$tarball" ]; then
-		command -v mmdebstrap >/dev/null || { why="mmdebstrap missing (Debian: mmdebstrap)"; return 1; }
-		mkdir -p "$cache" || { why="cannot create $cache"; return 1; }
-		if ! mmdebstrap --quiet --variant=minbase --include="$root_packages" \
-			trixie "$tarball.new" >"$dir.mmdebstrap.log" 2>&1; then
-			why="mmdebstrap trixie failed: $(tail -n 1 "$dir.mmdebstrap.log")"
-			rm -f "$tarball.new"
-			return 1
-		fi
-		mv "$tarball.new" "$tarball"
-	fi
-	tar -C "$dir" -xf "$tarball" || { why="cannot unpack $tarball"; return 1; }
-}
 debian13() {
-	local work root src rc t0 module
+	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module
 	t0=$(date +%s)
-	work=$(mktemp -d /tmp/pml-slurm13-XXXXXX) && chmod 0755 "$work" || return
-	root=$work/root src=/build/pam_memlock
-	mkdir -m 0755 "$root"
-	if ! make_root "$root"; then
-		skip_release "Debian 13" "no Debian 13 root: $why"
-		rm -rf "$work"
+	# shellcheck disable=SC2086 # the package list is split on purpose
+	if ! root_make "$root" trixie minbase $root_packages 2>"$ROOT_WORK/trixie.err"; then
+		skip_release "Debian 13" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
 		return
 	fi
-	echo "# Debian 13 root unpacked $(($(date +%s) - t0)) s after the start"
+	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
 	# The module as Debian 13 builds it: from the dist tree, against its
 	# own libpam and libconfig; kept beside the root's tarball until the
 	# sources change (configure and make take minutes in a busy chroot).
-	mkdir -p "$root/build" "$root/pml" "$root/work"
-	chmod 0755 "$root/work"
-	# minbase makes no /etc/hosts; the cases add node1 to the root's own.
-	[ -e "$root/etc/hosts" ] || echo '127.0.0.1 localhost' >"$root/etc/hosts"
+	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
 	if ! "${PML_MAKE:-make}" -C "$PML_BUILDDIR" distdir distdir="$root$src" >/dev/null; then
 		tap_n=$((tap_n + 1))
 		echo "not ok $tap_n - Debian 13: make distdir for the Debian 13 build"
-		rm -rf "$work"
 		return
 	fi
-	module=$cache/trixie-$key-pam_memlock-$(cd "$root$src" &&
-		find . -type f | LC_ALL=C sort | xargs cat | md5sum | cut -c1-12).so
+	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(cd "$root$src" &&
+		find . -type f | LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).so
 	if [ ! -s "$module" ]; then
-		if ! chroot "$root" sh -c "cd $src && ./configure -q && make -s pam_memlock.la" \
-			>"$work/build.log" 2>&1; then
+		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s pam_memlock.la" \
+			>"$ROOT_WORK/build.log" 2>&1; then
 			tap_n=$((tap_n + 1))
 			echo "not ok $tap_n - Debian 13: the module builds in the Debian 13 root"
-			tail -n 20 "$work/build.log" | sed 's/^/# /'
-			rm -rf "$work"
+			tail -n 20 "$ROOT_WORK/build.log" | sed 's/^/# /'
 			return
 		fi
 		cp "$root$src/.libs/pam_memlock.so" "$module.new" && mv "$module.new" "$module"
 	fi
 	cp "$module" "$root/pml/pam_memlock.so"
-	echo "# the module built in the Debian 13 root $(($(date +%s) - t0)) s after the start"
+	echo "# the module ready in the Debian 13 root $(($(date +%s) - t0)) s after the start"
 	cp "$here/cases.sh" "$PML_SRCDIR/conf/pam.d/slurm" "$root/pml/"
-	run_cases "Debian $(cat "$root/etc/debian_version"), $(chroot "$root" slurmd -V)" 120 \
-		"${namespaces[@]}" bash -c 'mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" &&
+	run_cases "Debian $(cat "$root/etc/debian_version"), $(root_run "$root" slurmd -V)" 120 \
+		"${namespaces[@]}" bash -c 'mount -t proc proc "$1/proc" &&
 			exec chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
 			SLURM_RELEASE="$SLURM_RELEASE" SLURM_TAP_START="$SLURM_TAP_START" \
 			SLURM_WORK=/work SLURM_MODULE=/pml/pam_memlock.so \
 			SLURM_PAM=/pml/slurm SLURM_CGROUP=CgroupPlugin=disabled bash /pml/cases.sh' \
 		sh "$root"
-	rc=$?
-	rm -rf "$work"
-	return $rc
 }
 
-debian12
+# The Debian 13 root, in the private mount namespace root.sh makes: from
+# here on this script runs in it.
 if [ -n "${PML_SLURM_ONLY_12:-}" ]; then
-	skip_release "Debian 13" "PML_SLURM_ONLY_12 is set"
+	why13="PML_SLURM_ONLY_12 is set"
+elif [ ! -f "$root_lib" ]; then
+	why13="$root_lib is missing (a dist tree has no .ci)"
+else
+	why13=
+	# shellcheck source=../../.ci/root.sh
+	. "$root_lib"
+	: "${PML_ROOT_CACHE:=/var/cache/pml-roots}"
+	export PML_ROOT_CACHE
+	mkdir -p "$PML_ROOT_CACHE"
+	root_enter "$0" "$@"
+fi
+debian12
+if [ -n "$why13" ]; then
+	skip_release "Debian 13" "$why13"
 else
 	debian13
 fi

@@ -96,8 +96,9 @@ debian13() {
 	fi
 	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
 	# The module as Debian 13 builds it: from the dist tree, against its
-	# own libpam and libconfig; kept beside the root's tarball until the
-	# sources change (configure and make take minutes in a busy chroot).
+	# own libpam and libconfig; kept beside the root's tarball until what
+	# it is built from changes (configure and make take minutes in a busy
+	# chroot).
 	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
 	if ! "${PML_MAKE:-make}" -C "$PML_BUILDDIR" distdir distdir="$root$src" >/dev/null; then
 		tap_n=$((tap_n + 1))
@@ -105,9 +106,10 @@ debian13() {
 		return
 	fi
 	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(cd "$root$src" &&
-		find . -type f | LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).so
+		find pam_memlock/core pam_memlock/module configure.ac Makefile.am -type f |
+		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).so
 	if [ ! -s "$module" ]; then
-		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s pam_memlock.la" \
+		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s -j2 pam_memlock.la" \
 			>"$ROOT_WORK/build.log" 2>&1; then
 			tap_n=$((tap_n + 1))
 			echo "not ok $tap_n - Debian 13: the module builds in the Debian 13 root"

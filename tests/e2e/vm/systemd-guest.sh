@@ -143,7 +143,7 @@ run_readme_step() {	# run_readme_step N: runs it; prints the commands run
 	}
 }
 
-tap_plan 58
+tap_plan 61
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # stack_order SERVICE: where the service's stack has pam_limits against its
@@ -459,7 +459,7 @@ cp "$E2E_CASE/memlock.conf" "$conf"
 # ConstrainRAMSpace=yes puts each job in a cgroup whose memory.max is its
 # --mem, and slurmstepd opens the PAM session from inside it.
 uptime_note "slurm"
-slurm_cases=6
+slurm_cases=9
 slurm_case() {	# slurm_case USER SBATCH-OPTION...: a batch job's limits
 	local user=$1 out
 	shift
@@ -539,11 +539,29 @@ else
 			"$(slurm_case pmlother --mem=200M)" "$HALF_200 $HALF_200"
 		tap_is "slurm, the same job of a user in group rdma (a later rule: unlimited): unlimited" \
 			"$(slurm_case "$E2E_USER" --mem=200M)" "unlimited unlimited"
+		tap_is "memlockctl doctor --service slurm: ok" \
+			"$(memlockctl doctor --service slurm 2>&1 | sed -n 's/^slurm: //p')" "ok"
+		# A running job: status finds its processes by the job's cgroup.
+		job=$(cd /tmp && setpriv --reuid=pmlother --regid="$(id -g pmlother)" --init-groups \
+			sbatch --parsable --time=2 --mem=200M --output=/dev/null --wrap='sleep 120')
+		for i in $(seq 300); do
+			[ "$(squeue -h -j "$job" -o %T 2>/dev/null)" = RUNNING ] && pgrep -u pmlother -x sleep >/dev/null && break
+			sleep 0.2
+		done
+		tap_is "memlockctl status: the job's sleep, job $job, service slurm, 100 MiB" \
+			"$(memlockctl status --json 2>"$E2E_CASE/status.err" | tr -d ' \n' |
+				grep -o '"command":"sleep","session":null,"slurm_job":[0-9]*,"service":"slurm","soft":[0-9]*,"hard":[0-9]*' |
+				sed 's/.*"slurm_job":\([0-9]*\),"service":"\([a-z]*\)","soft":\([0-9]*\),"hard":\([0-9]*\)/\1 \2 \3 \4/')" \
+			"$job slurm $HALF_200 $HALF_200"
+		scancel "$job"
 		printf 'rules = ( { service = "slurm"; limit = "50%%"; } );\n' >"$conf"
 		tap_is "slurm, the \"50%\" rule in raise mode: slurmd's unlimited stays (use mode = \"set\")" \
 			"$(slurm_case pmlother --mem=200M)" "unlimited unlimited"
+		tap_is "memlockctl doctor --service slurm, raise mode: overridden, fix mode = \"set\"" \
+			"$(memlockctl doctor --service slurm 2>&1 | sed -n 's/^slurm: //p; s/^  fix: *\(give the rule[^:]*\):.*/\1/p' | tr '\n' '|')" \
+			'overridden|give the rule for service "slurm" mode = "set"|'
 	else
-		for i in 1 2 3 4; do tap_not_ok "slurm: the node came up with ConstrainRAMSpace=yes"; done
+		for i in 1 2 3 4 5 6 7; do tap_not_ok "slurm: the node came up with ConstrainRAMSpace=yes"; done
 		tail -n 20 /var/log/slurm/slurmd.log /var/log/slurm/slurmctld.log 2>&1 | tap_diag
 	fi
 	printf 'rules = ( { service = "slurm"; limit = "50%%"; mode = "set"; } );\n' >"$conf"

@@ -15,10 +15,10 @@ check() { # description, command...
 	n=$((n + 1)); desc=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
 }
-echo "1..11"
+echo "1..12"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 # Automake writes these as ${prefix}-style shell expansions: evaluate in order.
-for var in prefix exec_prefix libdir sysconfdir pammoddir; do
+for var in prefix exec_prefix libdir sysconfdir pammoddir datarootdir PACKAGE_TARNAME docdir; do
 	eval "$var=\"$(sed -n "s/^$var = //p" "$build/Makefile")\""
 done
 conf=$dest$sysconfdir/security/memlock.conf
@@ -26,6 +26,9 @@ check "module installed in $pammoddir" test -f "$dest$pammoddir/pam_memlock.so"
 check "no libtool archive beside it" test ! -e "$dest$pammoddir/pam_memlock.la"
 check "shipped policy installed" cmp "${PML_SRCDIR:?}/conf/memlock.conf" "$conf"
 check "memlock.d installed beside it, empty" test -d "${conf%/*}/memlock.d"
+check "the example /etc/pam.d/slurm installed as documentation, not in pam.d" sh -c \
+	'cmp "$1/conf/pam.d/slurm" "$2$3/examples/pam.d/slurm" && test ! -e "$2/etc/pam.d/slurm"' \
+	sh "$PML_SRCDIR" "$dest" "$docdir"
 echo 'limit = "16 MiB";' > "$conf"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 check "an edited policy survives reinstall" grep -qx 'limit = "16 MiB";' "$conf"

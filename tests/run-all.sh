@@ -14,6 +14,8 @@
 #      allocations under memcheck
 #   7. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
 #   8. make check-directory: real slapd and nslcd in private namespaces
+#   8a. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
+#      on Debian 12 and in a Debian 13 root
 #   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
@@ -172,6 +174,10 @@ echo "== make check-directory (real slapd and nslcd in private namespaces; slapd
 make -C "$build" check-directory || status=1
 tally "check-directory" "$build" test-suite-directory.log
 took "check-directory"
+
+echo "== make check-slurm (Slurm batch jobs through a real slurmctld and slurmd: Debian 12, and 13 in a root)"
+make -C "$build" check-slurm || status=1
+tally "check-slurm" "$build/tests/slurm"
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.

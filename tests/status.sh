@@ -344,16 +344,33 @@ printf 'Limit Soft Hard Units\nMax locked memory         65536                65
 echo 65534 >"$tree/proc/77/loginuid"
 echo 9 >"$tree/proc/77/sessionid"
 printf 'SERVICE=login\n' >"$tree/run/systemd/sessions/9"
+# A Slurm job's process: no login uid, no session; its cgroup names the job.
+mkdir -p "$tree/proc/78"
+sed 's/^77 (saved (x))/78 (job)/' "$tree/proc/77/stat" >"$tree/proc/78/stat"
+printf 'Name:\tjob\nUid:\t65534\t65534\t65534\t65534\nGid:\t65534\t65534\t65534\t65534\nVmLck:\t       0 kB\nVmPin:\t       0 kB\n' \
+	>"$tree/proc/78/status"
+cp "$tree/proc/77/limits" "$tree/proc/78/limits"
+echo 4294967295 >"$tree/proc/78/loginuid"
+echo 4294967295 >"$tree/proc/78/sessionid"
+echo 0::/system.slice/node1_slurmstepd.scope/job_42/step_batch/user/task_0 >"$tree/proc/78/cgroup"
 "$ctl" status --root "$tree" --json --conf "$bysvc" >"$work/s.json"
 [ $? = 1 ] && jq_check "$work/s.json" \
 	'.processes == [{"pid": 77, "user": "nobody", "uid": 65534, "user_known": true,
-	   "command": "saved (x)", "session": 9, "service": "login",
+	   "command": "saved (x)", "session": 9, "slurm_job": null, "service": "login",
 	   "soft": 65536, "hard": 65536, "locked": 2097152, "pinned": 4096,
 	   "policy": {"soft": 8388608, "hard": 8388608, "mode": "raise", "rule": null},
+	   "verdict": "below"},
+	  {"pid": 78, "user": "nobody", "uid": 65534, "user_known": true,
+	   "command": "job", "session": null, "slurm_job": 42, "service": "slurm",
+	   "soft": 65536, "hard": 65536, "locked": 0, "pinned": 0,
+	   "policy": {"soft": 8388608, "hard": 8388608, "mode": "raise", "rule": null},
 	   "verdict": "below"}]
-	 and .users == [{"user": "nobody", "uid": 65534, "processes": 1,
+	 and .users == [{"user": "nobody", "uid": 65534, "processes": 2,
 	   "locked": 2097152, "pinned": 4096, "smallest_soft": 65536}]'
-verdict "status --root reads a saved tree: every field, exactly"
+verdict "status --root reads a saved tree, a Slurm job's process too: every field, exactly"
+"$ctl" status --root "$tree" --conf "$bysvc" >"$work/s.txt"
+grep -q '^ *78 nobody *job *job 42 slurm ' "$work/s.txt"
+verdict "status text: the job's process shows \"job 42\" and service slurm" "$work/s.txt"
 "$ctl" status --root relative/dir >/dev/null 2>&1
 [ $? = 2 ]; verdict "status --root wants an absolute directory"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What memlockctl status and apply read, on trees written by hand: the
- * parsers of /proc/PID/{stat,status,limits} and of logind's session files,
+ * parsers of /proc/PID/{stat,status,limits,cgroup} and of logind's session files,
  * a process read whole, one that vanished midway, one the caller may not
  * read, and a scan of a whole tree with its verdicts and its order.
  * Users are root and nobody, which every system has.
@@ -383,6 +383,40 @@ START_TEST(scan_decides_per_user_and_service)
 }
 END_TEST
 
+/* Slurm's cgroup names: v2 (NODE_ on Debian, built for several slurmd per
+ * host), v1 (a line per hierarchy); and what is not a job. */
+START_TEST(cgroup_slurm_job)
+{
+	static const struct {
+		const char *text;
+		unsigned job; /* 0: not a job */
+	} cases[] = {
+		{ "0::/system.slice/node1_slurmstepd.scope/job_1234/step_batch/user/task_0\n", 1234 },
+		{ "0::/system.slice/slurmstepd.scope/job_7/step_0/slurm\n", 7 },
+		{ "12:pids:/\n4:memory:/slurm_node1/uid_4242/job_99/step_0/task_0\n", 99 },
+		{ "4:freezer:/slurm/uid_0/job_4294967295/step_extern\n", 4294967295u },
+		{ "0::/user.slice/user-1000.slice/session-3.scope\n", 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/system\n", 0 },
+		{ "0::/system.slice/job_12/step_0\n", 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_12x/step_0\n", 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_/step_0\n", 0 },
+		{ "0::/system.slice/node1_slurmstepd.scope/job_4294967296\n", 0 },
+		{ "4:memory:/uid_4242/job_99\n", 0 },
+		{ "", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool has = cases[i].job == 0;
+		unsigned job = 0;
+
+		ck_assert_int_eq(proc_parse_slurm_job(cases[i].text, &has, &job), 0);
+		ck_assert_msg(has == (cases[i].job != 0) && job == cases[i].job, "%s",
+			      cases[i].text);
+	}
+}
+END_TEST
+
 START_TEST(selection_sessions_and_users)
 {
 	struct live_selection sessions = { .which = LIVE_SESSIONS };
@@ -436,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, status_real_uid_locked_and_pinned);
 	tcase_add_test(tc, limits_numbers_and_unlimited);
 	tcase_add_test(tc, session_file_service);
+	tcase_add_test(tc, cgroup_slurm_job);
 	tcase_add_test(tc, read_a_whole_process);
 	tcase_add_test(tc, a_vanished_process_is_gone);
 	tcase_add_test(tc, a_reused_pid_is_not_the_same_process);

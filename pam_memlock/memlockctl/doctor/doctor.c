@@ -22,6 +22,7 @@
 #include "output/json.h"
 #include "output/text.h"
 #include "rootfs.h"
+#include "slurm.h"
 
 /* Files that pam.d holds as building blocks for other stacks, not as
  * services of their own (pam-auth-update's, Fedora's authselect's). */
@@ -181,6 +182,8 @@ int cli_doctor(const struct cli_options *options)
 		}
 		doc_stack_walk(&st);
 		doc_check_path(&d, service, p, &st);
+		if (strcmp(service, DOC_SLURM_SERVICE) == 0)
+			doc_slurm_check(&d, &st, p);
 		if (p->verdict != DOC_V_OK)
 			all_ok = false;
 		if (options->json)

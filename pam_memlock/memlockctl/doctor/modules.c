@@ -156,6 +156,8 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		} else {
 			plan(dec->mode->mode, soft, hard, dec->soft.bytes, dec->hard.bytes);
 			s->changes = true;
+			s->kept_higher = (soft->known && soft->bytes > dec->soft.bytes) ||
+					 (hard->known && hard->bytes > dec->hard.bytes);
 			doc_pair_text(*soft, *hard, text, sizeof(text));
 			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
 				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),

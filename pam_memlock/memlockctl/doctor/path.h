@@ -52,6 +52,7 @@ struct doc_step {
 	char effect[DOC_MSG_MAX];
 	struct doc_value soft, hard; /* the session's memlock after this step */
 	bool changes;		     /* it sets memlock */
+	bool kept_higher;	     /* raise mode kept a limit above the policy's */
 };
 
 struct doc_path {

@@ -18,6 +18,8 @@ static const char *const user_units[] = { "user@.service", NULL };
 static const char *const gdm_units[] = { "gdm.service", "gdm3.service", NULL };
 static const char *const lightdm_units[] = { "lightdm.service", NULL };
 static const char *const xrdp_units[] = { "xrdp-sesman.service", NULL };
+/* slurmstepd, which opens the "slurm" session, is slurmd's child. */
+static const char *const slurm_units[] = { "slurmd.service", NULL };
 
 /* PAM service (or, ending in '*', a prefix of one) -> the units it runs in. */
 static const struct {
@@ -31,6 +33,7 @@ static const struct {
 	{ "gdm-*", gdm_units },
 	{ "lightdm*", lightdm_units },
 	{ "xrdp-sesman", xrdp_units },
+	{ "slurm", slurm_units },
 };
 
 /* Unit directories, strongest first. */

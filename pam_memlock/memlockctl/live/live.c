@@ -219,7 +219,7 @@ static bool selected(const struct live_selection *selection,
 		return false;
 	switch (selection->which) {
 	case LIVE_SESSIONS:
-		return info->has_login;
+		return info->has_login || info->has_job;
 	case LIVE_USERS:
 		for (i = 0; i < selection->n_uids; i++)
 			if (selection->uids[i] == info->uid)
@@ -277,6 +277,10 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	rc = user_of(scan, c, proc.info.uid, &proc.user, &proc.user_known);
 	if (rc == 0 && proc.info.has_session)
 		rc = service_of(scan, c, root, proc.info.session, &proc.service);
+	/* A job step's processes: slurmstepd opened the session, service
+	 * "slurm", before it forked them. */
+	else if (rc == 0 && proc.info.has_job)
+		proc.service = LIVE_SLURM_SERVICE;
 	if (rc == 0)
 		rc = answer_for(scan, proc.user, proc.service, log, &proc.answer);
 	if (rc < 0)

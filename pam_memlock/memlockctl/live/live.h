@@ -17,9 +17,12 @@
 #include "policy.h"
 #include "procs.h"
 
+/* The PAM service slurmstepd opens for each job step (UsePAM=1). */
+#define LIVE_SLURM_SERVICE "slurm"
+
 /* Which processes. */
 enum live_which {
-	LIVE_SESSIONS, /* in a login session: those with a loginuid */
+	LIVE_SESSIONS, /* in a login session (a loginuid) or a Slurm job */
 	LIVE_USERS,    /* whose real uid is one of the users named */
 	LIVE_ALL,      /* every process (kernel threads are never listed) */
 };

@@ -195,6 +195,66 @@ int proc_parse_session_service(const char *text, char *service, size_t len)
 	return 0;
 }
 
+/* Is COMPONENT (LEN bytes) "job_" and a job id?  Sets *job. */
+static bool job_component(const char *component, size_t len, unsigned *job)
+{
+	const char *p = component + 4;
+	uint64_t v;
+
+	if (len <= 4 || strncmp(component, "job_", 4) != 0 || !parse_u64(&p, &v) ||
+	    p != component + len || v > UINT32_MAX)
+		return false;
+	*job = (unsigned)v;
+	return true;
+}
+
+/* Does COMPONENT (LEN bytes) end in SUFFIX? */
+static bool ends_with(const char *component, size_t len, const char *suffix)
+{
+	size_t sl = strlen(suffix);
+
+	return len >= sl && memcmp(component + len - sl, suffix, sl) == 0;
+}
+
+int proc_parse_slurm_job(const char *text, bool *has, unsigned *job)
+{
+	const char *line = text;
+
+	*has = false;
+	while (*line != '\0') {
+		const char *end = line + strcspn(line, "\n"), *path = line, *prev = NULL;
+		size_t prev_len = 0, before_len = 0;
+		const char *before = NULL;
+		int colons;
+
+		/* "HIERARCHY:CONTROLLERS:PATH" */
+		for (colons = 0; colons < 2 && path < end; path++)
+			colons += *path == ':';
+		while (colons == 2 && path < end) {
+			const char *c = path + (*path == '/');
+			size_t len = strcspn(c, "/\n");
+
+			if (c + len > end)
+				len = (size_t)(end - c);
+			if (prev != NULL && job_component(c, len, job) &&
+			    (ends_with(prev, prev_len, "slurmstepd.scope") ||
+			     (before != NULL && strncmp(prev, "uid_", 4) == 0 &&
+			      (ends_with(before, before_len, "slurm") ||
+			       strncmp(before, "slurm_", 6) == 0)))) {
+				*has = true;
+				return 0;
+			}
+			before = prev, before_len = prev_len;
+			prev = c, prev_len = len;
+			path = c + len;
+			if (len == 0)
+				break;
+		}
+		line = *end == '\n' ? end + 1 : end;
+	}
+	return 0;
+}
+
 /* Opens ROOT followed by PATH. */
 static int open_under(const char *root, const char *path, int flags)
 {
@@ -313,6 +373,11 @@ int proc_read(const char *root, pid_t pid, struct proc_info *out)
 		rc = read_id(dir, "loginuid", &out->has_login, &loginuid);
 	if (rc == 0)
 		rc = read_id(dir, "sessionid", &out->has_session, &out->session);
+	/* No cgroup file (a kernel without cgroups): no job. */
+	if (rc == 0 && (rc = read_at(dir, "cgroup", buf, PROC_FILE_MAX)) == -ENOENT)
+		rc = 0, buf[0] = '\0';
+	if (rc == 0)
+		rc = proc_parse_slurm_job(buf, &out->has_job, &out->job);
 	out->loginuid = (uid_t)loginuid;
 	/* A process that ended between two reads may leave a half-read
 	 * record: it is gone, whatever the last read said. */

@@ -35,6 +35,8 @@ struct proc_info {
 	uid_t loginuid;
 	bool has_session;
 	unsigned session;	  /* the audit session id logind names */
+	bool has_job;		  /* a process of a Slurm job step */
+	unsigned job;		  /* its job id, from the cgroup slurmstepd made */
 	struct pml_limits limits; /* RLIMIT_MEMLOCK: soft and hard */
 	uint64_t locked, pinned;  /* VmLck, VmPin, in bytes */
 };
@@ -53,6 +55,13 @@ int proc_parse_status(const char *text, uid_t *uid, gid_t *gid,
 		      uint64_t *locked, uint64_t *pinned);
 /* /proc/PID/limits: the "Max locked memory" line. */
 int proc_parse_limits(const char *text, struct pml_limits *out);
+/*
+ * /proc/PID/cgroup: the Slurm job whose cgroup holds the process.  Slurm
+ * names it .../NODE_slurmstepd.scope/job_ID/... under cgroup v2 (NODE_ on
+ * Debian, built for several slurmd per host), .../slurm_NODE/uid_UID/
+ * job_ID/... under v1.  *has is false for any other process.
+ */
+int proc_parse_slurm_job(const char *text, bool *has, unsigned *job);
 /* A logind session file: SERVICE=; "" when it names none. */
 int proc_parse_session_service(const char *text, char *service, size_t len);
 

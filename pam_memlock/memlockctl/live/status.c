@@ -85,6 +85,8 @@ static void print_process(const struct live_scan *scan, const struct live_proc *
 
 	if (p->info.has_session)
 		snprintf(session, sizeof(session), "%u", p->info.session);
+	else if (p->info.has_job)
+		snprintf(session, sizeof(session), "job %u", p->info.job);
 	else
 		snprintf(session, sizeof(session), "-");
 	cli_format_short(p->info.locked, locked, sizeof(locked));
@@ -180,6 +182,11 @@ static void json_process(struct cli_json *j, const struct live_scan *scan,
 	cli_json_key(j, "session");
 	if (p->info.has_session)
 		cli_json_uint(j, p->info.session);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "slurm_job");
+	if (p->info.has_job)
+		cli_json_uint(j, p->info.job);
 	else
 		cli_json_null(j);
 	cli_json_key(j, "service");

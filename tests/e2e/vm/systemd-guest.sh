@@ -12,7 +12,7 @@
 #
 # The overlay is the VM's own, gone at power-off: /etc is edited freely.
 . "$(dirname "$0")/logins.sh"
-tap_plan 52
+tap_plan 61
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # --- 0. Before anything is installed ---------------------------------------
@@ -267,4 +267,7 @@ share_policy ram
 tap_is "share_of ram, $E2E_USER from the 256 MiB cgroup, slice at 200 MiB: 50% of RAM, $RAM_HALF" \
 	"$(in_cgroup runuser -u "$E2E_USER" -- "$show")" "$RAM_HALF $RAM_HALF"
 cp "$E2E_CASE/memlock.conf" "$conf"
+
+# --- Slurm: tests/e2e/vm/slurm-case.sh -------------------------------------
+. "$e2e_dir/vm/slurm-case.sh"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

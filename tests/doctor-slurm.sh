@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# memlockctl doctor --service slurm, and explain --service slurm, on roots
+# written here: a Slurm compute node as Debian sets it up (slurmd.service
+# with LimitMEMLOCK=infinity), the example /etc/pam.d/slurm from conf/,
+# and one slurm.conf, policy or stack changed per case.  Prints TAP.
+set -u
+umask 022
+
+ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+src=${PML_SRCDIR:?run with make check}
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do echo "# $line"; done
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP the policy files must be owned by root: run make check as root"
+	exit 0
+fi
+command -v python3 >/dev/null || { echo "1..0 # SKIP python3 reads doctor's JSON"; exit 0; }
+
+work=$(mktemp -d /tmp/pml-doctor-slurm-XXXXXX) || exit 99
+trap 'rm -rf "$work"' EXIT
+
+set_rule='rules = ( { service = "slurm"; limit = "4 MiB"; mode = "set"; } );'
+# node [SLURM_CONF_LINES] [POLICY]: a fresh root in $root, a compute node.
+node() {
+	root=$work/root
+	rm -rf "$root"
+	mkdir -p "$root/etc/pam.d" "$root/etc/slurm" "$root/etc/security" \
+		"$root/lib/systemd/system" "$root/lib/x86_64-linux-gnu/security"
+	for m in pam_unix pam_memlock pam_permit pam_systemd pam_limits; do
+		: >"$root/lib/x86_64-linux-gnu/security/$m.so"
+	done
+	printf '[Service]\nExecStart=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS\nLimitMEMLOCK=infinity\n' \
+		>"$root/lib/systemd/system/slurmd.service"
+	cp "$src/conf/pam.d/slurm" "$root/etc/pam.d/slurm"
+	printf 'session required pam_unix.so\nsession optional pam_systemd.so\n' \
+		>"$root/etc/pam.d/other"
+	printf '# a compute node\nClusterName=c\n%s\nNodeName=n1 CPUs=2\n' \
+		"${1-UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK}" >"$root/etc/slurm/slurm.conf"
+	printf '%s\n' "${2-$set_rule}" >"$root/etc/security/memlock.conf"
+}
+
+# doctor: --service slurm on $root, JSON in $work/out, status in $status.
+doctor() {
+	timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf \
+		--service slurm --json >"$work/out" 2>"$work/err"
+	status=$?
+}
+# field EXPR: a Python expression over the slurm path p of the last JSON.
+field() {
+	python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["paths"][0]
+print(eval(sys.argv[2]))' "$work/out" "$1" 2>&1
+}
+expect() { # expect NAME EXPR WANT
+	local got
+	got=$(field "$2")
+	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1" "want: $3" "got:  $got" "$(cat "$work/err")"; fi
+}
+
+echo "1..10"
+
+node
+doctor
+expect "the example stack, UsePAM=1, PropagateResourceLimitsExcept=MEMLOCK, a set-mode rule: ok, 4 MiB" \
+	'p["verdict"], p["soft"], p["hard"], p["fix"]' "('ok', 4194304, 4194304, None)"
+expect "... it starts from slurmd.service's LimitMEMLOCK=infinity, and reads slurm.conf" \
+	'p["steps"][0]["module"], p["steps"][0]["hard_unlimited"], p["steps"][-1]["file"], p["steps"][-1]["line"]' \
+	"('slurmd.service', True, '/etc/slurm/slurm.conf', 4)"
+[ "$status" = 0 ] && ok "exit 0 when the path is ok" || not_ok "exit 0 when the path is ok" "status $status"
+
+node 'UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK' 'rules = ( { service = "slurm"; limit = "4 MiB"; } );'
+doctor
+expect "raise mode against slurmd's unlimited: overridden, unlimited, fix: mode = \"set\"" \
+	'p["verdict"], p["hard_unlimited"], p["fix"].split(":")[0]' \
+	"('overridden', True, 'give the rule for service \"slurm\" mode = \"set\"')"
+[ "$status" = 1 ] && ok "exit 1 when the path is not ok" || not_ok "exit 1 when the path is not ok" "status $status"
+
+node 'usepam=yes'
+doctor
+expect "MEMLOCK propagated (the default, keys in any case): overridden, soft unknown, fix names slurm.conf" \
+	'p["verdict"], p["soft"], p["hard"], p["fix"]' \
+	"('overridden', None, 4194304, 'add PropagateResourceLimitsExcept=MEMLOCK to /etc/slurm/slurm.conf')"
+
+node 'UsePAM=0
+PropagateResourceLimits=NONE'
+doctor
+expect "UsePAM=0: missing, the jobs keep slurmd's unlimited, fix: UsePAM=1" \
+	'p["verdict"], p["hard_unlimited"], p["fix"]' "('missing', True, 'set UsePAM=1 in /etc/slurm/slurm.conf')"
+
+node
+rm "$root/etc/pam.d/slurm"
+doctor
+expect "no /etc/pam.d/slurm: libpam's other, flagged missing, fix: the example" \
+	'" | ".join((p["verdict"], p["file"], p["fix"].split(":")[0]))' \
+	"missing | /etc/pam.d/other | copy examples/pam.d/slurm of pam_memlock's documentation to /etc/pam.d/slurm"
+
+node 'UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK' 'limit = 8388608;'
+doctor
+expect "an invalid policy: error, with its file and line" \
+	'p["verdict"], p["problem"]["file"], p["problem"]["line"]' "('error', '/etc/security/memlock.conf', 1)"
+
+# explain works for the slurm service as for any other.
+printf 'rules = ( { service = "slurm"; limit = "4 MiB"; mode = "set"; } );\n' >"$work/policy.conf"
+chmod 0644 "$work/policy.conf"
+got=$("$ctl" explain root --service slurm --conf "$work/policy.conf" --json 2>&1 |
+	python3 -c 'import json, sys; e = json.load(sys.stdin); print(e["soft"], e["hard"], e["mode"])' 2>&1)
+[ "$got" = "4194304 4194304 set" ] && ok "explain root --service slurm: the rule's 4 MiB, set" ||
+	not_ok "explain root --service slurm: the rule's 4 MiB, set" "got: $got"

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# make check-slurm: batch jobs through a real Slurm cluster on one host.
+# Debian's munged, slurmctld and slurmd run on 127.0.0.1 in private mount,
+# network, PID and UTS namespaces, with private passwd, group, hosts, PAM,
+# munge and Slurm files bind-mounted over /etc there only, and their
+# spool, state and logs in a mktemp directory; nothing of this machine's
+# /etc changes.  The cases are tests/slurm/cases.sh, run twice:
+#
+#   Debian 12  this machine's own Slurm (slurm-wlm 22.05) and the module
+#              this build made;
+#   Debian 13  a Debian 13 root from .ci/root.sh (mmdebstrap; the tarball
+#              kept in $PML_ROOT_CACHE, default /var/cache/pml-roots, until
+#              its package list changes), the module built in it from `make
+#              distdir` (kept there too until the sources change), and its
+#              Slurm (24.11), chrooted.
+#
+# No cgroups: 22.05 with CgroupPlugin=cgroup/v1 and proctrack/linuxproc,
+# 24.11 with CgroupPlugin=disabled; the share of a job's memory under
+# task/cgroup is a case of the systemd VM (make check-vm).  Each release
+# is skipped, with the reason, where a package, mmdebstrap or a namespace is
+# missing.  Prints TAP.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root_lib=$here/../../.ci/root.sh
+# What a Debian 13 root needs: Slurm and munge, ip, and the module's build.
+root_packages="slurmd slurmctld slurm-client munge iproute2 gcc libc6-dev make pkg-config
+	libpam0g-dev libconfig-dev"
+tap_n=0
+
+skip_release() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1: every case # SKIP $2"; }
+# run_cases RELEASE TIMEOUT COMMAND...: COMMAND runs cases.sh; its TAP is
+# passed on and counted.
+run_cases() {
+	local release=$1 limit=$2 out
+	shift 2
+	out=$(mktemp /tmp/pml-slurm-tap-XXXXXX)
+	SLURM_RELEASE=$release SLURM_TAP_START=$tap_n timeout -k 5 "$limit" "$@" \
+		>"$out" 2>"$out.err"
+	echo "# $release: cases.sh exit $?"
+	cat "$out"
+	sed 's/^/# stderr: /' "$out.err" | tail -n 20
+	tap_n=$((tap_n + $(grep -c -E '^(not )?ok ' "$out")))
+	# A run cut short (a bail-out, the timeout) fails one case more.
+	grep -q "^# $release: every case done" "$out" ||
+		{ tap_n=$((tap_n + 1)); echo "not ok $tap_n - $release: cases.sh ran to the end"; }
+	rm -f "$out" "$out.err"
+}
+namespaces=(unshare --mount --net --pid --uts --fork --kill-child --mount-proc
+	--propagation private --)
+
+# unrunnable: why the cases cannot run on this machine, or nothing.
+unrunnable() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "needs root (private mounts over /etc, slurmd as root)"
+	elif [ -z "${PML_MODULE:-}" ] || [ ! -f "$PML_MODULE" ]; then
+		echo "PML_MODULE is not set or missing: run through make check-slurm"
+	elif readelf -d "$PML_MODULE" 2>/dev/null | grep -q 'lib\(a\|ub\)san'; then
+		echo "module built with sanitizers: slurmstepd cannot load it"
+	elif ! "${namespaces[@]}" true 2>/dev/null; then
+		echo "unshare of mount/net/pid/uts namespaces refused here"
+	elif ! prlimit --memlock=8388608:8388608 true 2>/dev/null; then
+		echo "cannot start slurmd at an 8 MiB memlock limit here"
+	fi
+}
+why=$(unrunnable)
+[ -z "$why" ] || { echo "1..0 # SKIP $why"; exit 0; }
+
+# --- Debian 12: this machine --------------------------------------------------
+debian12() {
+	local missing="" need work
+	for need in munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client \
+		setpriv:util-linux ip:iproute2 bc:bc; do
+		command -v "${need%%:*}" >/dev/null || missing="$missing ${need#*:}"
+	done
+	if [ -n "$missing" ]; then
+		skip_release "Debian 12" "missing Debian packages:$missing"
+		return
+	fi
+	work=$(mktemp -d /tmp/pml-slurm-XXXXXX) && chmod 0755 "$work" || return
+	run_cases "Debian $(cat /etc/debian_version 2>/dev/null), $(slurmd -V)" 120 \
+		"${namespaces[@]}" env SLURM_WORK="$work" SLURM_MODULE="$PML_MODULE" \
+		SLURM_PAM="$PML_SRCDIR/conf/pam.d/slurm" SLURM_CGROUP=CgroupPlugin=cgroup/v1 \
+		bash "$here/cases.sh"
+	rm -rf "$work"
+}
+
+# --- Debian 13: a root of its own ---------------------------------------------
+debian13() {
+	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # the package list is split on purpose
+	if ! root_make "$root" trixie minbase $root_packages 2>"$ROOT_WORK/trixie.err"; then
+		skip_release "Debian 13" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
+		return
+	fi
+	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
+	# The module as Debian 13 builds it: from the dist tree, against its
+	# own libpam and libconfig; kept beside the root's tarball until what
+	# it is built from changes (configure and make take minutes in a busy
+	# chroot).
+	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
+	if ! "${PML_MAKE:-make}" -C "$PML_BUILDDIR" distdir distdir="$root$src" >/dev/null; then
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n - Debian 13: make distdir for the Debian 13 build"
+		return
+	fi
+	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(cd "$root$src" &&
+		find pam_memlock/core pam_memlock/module configure.ac Makefile.am -type f |
+		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).so
+	if [ ! -s "$module" ]; then
+		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s -j2 pam_memlock.la" \
+			>"$ROOT_WORK/build.log" 2>&1; then
+			tap_n=$((tap_n + 1))
+			echo "not ok $tap_n - Debian 13: the module builds in the Debian 13 root"
+			tail -n 20 "$ROOT_WORK/build.log" | sed 's/^/# /'
+			return
+		fi
+		cp "$root$src/.libs/pam_memlock.so" "$module.new" && mv "$module.new" "$module"
+	fi
+	cp "$module" "$root/pml/pam_memlock.so"
+	echo "# the module ready in the Debian 13 root $(($(date +%s) - t0)) s after the start"
+	cp "$here/cases.sh" "$PML_SRCDIR/conf/pam.d/slurm" "$root/pml/"
+	run_cases "Debian $(cat "$root/etc/debian_version"), $(root_run "$root" slurmd -V)" 120 \
+		"${namespaces[@]}" bash -c 'mount -t proc proc "$1/proc" &&
+			exec chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+			SLURM_RELEASE="$SLURM_RELEASE" SLURM_TAP_START="$SLURM_TAP_START" \
+			SLURM_WORK=/work SLURM_MODULE=/pml/pam_memlock.so \
+			SLURM_PAM=/pml/slurm SLURM_CGROUP=CgroupPlugin=disabled bash /pml/cases.sh' \
+		sh "$root"
+}
+
+# The Debian 13 root, in the private mount namespace root.sh makes: from
+# here on this script runs in it.
+if [ -n "${PML_SLURM_ONLY_12:-}" ]; then
+	why13="PML_SLURM_ONLY_12 is set"
+elif [ ! -f "$root_lib" ]; then
+	why13="$root_lib is missing (a dist tree has no .ci)"
+else
+	why13=
+	# shellcheck source=../../.ci/root.sh
+	. "$root_lib"
+	: "${PML_ROOT_CACHE:=/var/cache/pml-roots}"
+	export PML_ROOT_CACHE
+	mkdir -p "$PML_ROOT_CACHE"
+	root_enter "$0" "$@"
+fi
+debian12
+if [ -n "$why13" ]; then
+	skip_release "Debian 13" "$why13"
+else
+	debian13
+fi
+echo "1..$tap_n"

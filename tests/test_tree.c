@@ -2,8 +2,9 @@
 /*
  * The policy as a tree of files: a candidate read in place of the main
  * file or of a drop-in (memlockctl check --as and install validate what
- * the module will read), and the top-level keys a later file replaced.
- * A private directory, files owned by whoever runs it: no root needed.
+ * the module will read), and the top-level keys a later file replaced,
+ * with check's warning for two drop-ins that set one key.  A private
+ * directory, files owned by whoever runs it: no root needed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "harness.h"
 #include "log_buffer.h"
 #include "policy.h"
+#include "policy/lint.h"
 #include "safe_read.h"
 
 static struct pml_log_buffer logged;
@@ -218,6 +220,43 @@ START_TEST(replaced_keys_are_recorded)
 }
 END_TEST
 
+static struct pml_lint_count lint_tree(void)
+{
+	const struct pml_machine machine = {
+		.ram = (uint64_t)16 << 30, .page_size = 4096,
+		.available = { .bytes = (uint64_t)16 << 30 },
+	};
+	struct pml_policy policy;
+	struct pml_lint_count count;
+
+	ck_assert_msg(load(NULL, NULL, &policy) == 0, "%s", logged.text);
+	count = pml_lint(&policy, &machine, NULL, &log_to_buffer);
+	pml_policy_free(&policy);
+	return count;
+}
+
+/* The copy left behind sorts after the file it was copied from, and its
+ * keys win: check says so.  The main file's keys are there to be
+ * replaced: nothing to say. */
+START_TEST(key_two_dropins_set_is_a_warning)
+{
+	struct pml_lint_count count;
+
+	put("memlock.conf", "limit = \"8 MiB\";\nmode = \"raise\";\n");
+	put("memlock.d/50-site.conf", "limit = \"1%\";\nmode = \"raise\";\n");
+	count = lint_tree();
+	ck_assert_uint_eq(count.policy + count.host, 0);
+
+	put("memlock.d/50-site.old.conf", "limit = \"64 KiB\";\nmode = \"set\";\n");
+	count = lint_tree();
+	ck_assert_uint_eq(count.policy, 2);
+	ck_assert_uint_eq(count.host, 0);
+	ck_assert_str_eq(logged.text,
+			 "memlock.d/50-site.old.conf:1: warning: limit = \"64 KiB\" replaces limit = \"1%\" of the earlier drop-in memlock.d/50-site.conf:1: of two drop-ins that set a top-level key, the later by name wins; set each key in one file\n"
+			 "memlock.d/50-site.old.conf:2: warning: mode = \"set\" replaces mode = \"raise\" of the earlier drop-in memlock.d/50-site.conf:2: of two drop-ins that set a top-level key, the later by name wins; set each key in one file\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tree");
@@ -231,6 +270,7 @@ int main(void)
 	tcase_add_test(tc, candidate_under_a_name_never_read_is_refused);
 	tcase_add_test(tc, candidate_owner_is_its_own);
 	tcase_add_test(tc, replaced_keys_are_recorded);
+	tcase_add_test(tc, key_two_dropins_set_is_a_warning);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, NULL, 0);
 }

@@ -26,6 +26,7 @@ struct cli_options {
 	const char *new_file;	  /* install NEW */
 	const char *service;	  /* explain --service */
 	bool strict;		  /* check --strict */
+	bool strict_host;	  /* check --strict-host */
 	bool json;		  /* explain/show/doctor/status/apply --json */
 	/* doctor, status --root: the prefix of every path read. */
 	const char *root;

@@ -8,6 +8,7 @@
  * change anything.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ enum option_id {
 	OPT_SERVICE = 's',
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
+	/* Long options only: above any character. */
+	OPT_STRICT_HOST = 256,
 };
 
 #define OPTION_ALL                                \
@@ -67,6 +70,10 @@ enum option_id {
 	{                                               \
 		"strict", no_argument, NULL, OPT_STRICT \
 	}
+#define OPTION_STRICT_HOST                                        \
+	{                                                         \
+		"strict-host", no_argument, NULL, OPT_STRICT_HOST \
+	}
 #define OPTION_VERSION                                    \
 	{                                                 \
 		"version", no_argument, NULL, OPT_VERSION \
@@ -80,6 +87,7 @@ enum option_id {
 static const struct option check_options[] = {
 	OPTION_CONF,
 	OPTION_STRICT,
+	OPTION_STRICT_HOST,
 	OPTION_HELP,
 	OPTION_VERSION,
 	OPTIONS_END,
@@ -143,6 +151,7 @@ static const struct option all_options[] = {
 	OPTION_ROOT,
 	OPTION_SERVICE,
 	OPTION_STRICT,
+	OPTION_STRICT_HOST,
 	OPTION_VERSION,
 	OPTIONS_END,
 };
@@ -183,7 +192,7 @@ static const struct command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: memlockctl check [--conf FILE] [--strict]\n"
+		"Usage: memlockctl check [--conf FILE] [--strict] [--strict-host]\n"
 		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
 		"       memlockctl show [--conf FILE] [--json]\n"
 		"       memlockctl install NEW [--conf FILE]\n"
@@ -216,7 +225,9 @@ static void usage(FILE *out)
 		"  -a, --all           every process, not only those in login sessions\n"
 		"                      (status, apply)\n"
 		"  -n, --dry-run       print what would change, change nothing (apply)\n"
-		"      --strict        warnings fail the check too (check)\n"
+		"      --strict        warnings about the policy fail the check too (check)\n"
+		"      --strict-host   so do warnings about this host: its users, groups,\n"
+		"                      services and memory (check)\n"
 		"  -j, --json          print JSON (explain, show, doctor, status, apply)\n"
 		"  -h, --help          print this help\n"
 		"  -V, --version       print the version\n"
@@ -279,6 +290,8 @@ static void short_options(const struct option *options, char *buf, size_t len)
 
 	buf[used++] = ':';
 	for (; options->name != NULL && used + 3 < len; options++) {
+		if (options->val > CHAR_MAX)
+			continue;
 		buf[used++] = (char)options->val;
 		if (options->has_arg == required_argument)
 			buf[used++] = ':';
@@ -376,6 +389,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_STRICT:
 			options.strict = true;
+			break;
+		case OPT_STRICT_HOST:
+			options.strict = options.strict_host = true;
 			break;
 		case OPT_ALL:
 			options.all = true;

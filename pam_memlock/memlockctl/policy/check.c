@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/text.h"
 #include "evaluate.h"
 #include "lint.h"
+#include "output/text.h"
 #include "safe_read.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));
@@ -99,8 +99,8 @@ static int by_bytes(const struct dirent **a, const struct dirent **b)
 }
 
 /* Files in memlock.d/ that the module will never read: named one by one,
- * so that "10-audio.CONF" does not sit there unnoticed. */
-static void warn_ignored_dropins(const char *main_path, const struct pml_log *log)
+ * so that "10-audio.CONF" does not sit there unnoticed.  Returns how many. */
+static unsigned warn_ignored_dropins(const char *main_path, const struct pml_log *log)
 {
 	const char *slash = strrchr(main_path, '/');
 	char dir[PATH_MAX], file[PATH_MAX + 256];
@@ -110,7 +110,7 @@ static void warn_ignored_dropins(const char *main_path, const struct pml_log *lo
 	if (slash == NULL ||
 	    snprintf(dir, sizeof(dir), "%.*s/" PML_DROPIN_DIR, (int)(slash - main_path),
 		     main_path) >= (int)sizeof(dir))
-		return;
+		return 0;
 	n = scandir(dir, &names, ignored, by_bytes);
 	for (i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
@@ -118,8 +118,10 @@ static void warn_ignored_dropins(const char *main_path, const struct pml_log *lo
 			   "warning: never read: drop-ins are read only when their names end in \".conf\" and do not start with \".\"");
 		free(names[i]);
 	}
-	if (n >= 0)
-		free(names);
+	if (n < 0)
+		return 0;
+	free(names);
+	return (unsigned)n;
 }
 
 /*
@@ -148,6 +150,24 @@ static bool unreadable_here(const char *path)
 	return geteuid() != 0 && access(path, R_OK) < 0 && errno == EACCES;
 }
 
+/* Under --strict, warnings about the policy fail; under --strict-host,
+ * those about this host too. */
+static bool strict_fails(const struct cli_options *options, const char *name,
+			 struct pml_lint_count count)
+{
+	if (options->strict && count.policy > 0) {
+		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
+			name, count.policy, cli_plural(count.policy, "warning", "warnings"));
+		return true;
+	}
+	if (options->strict_host && count.host > 0) {
+		fprintf(stderr, "memlockctl: %s: %u host %s, and --strict-host makes them fail\n",
+			name, count.host, cli_plural(count.host, "warning", "warnings"));
+		return true;
+	}
+	return false;
+}
+
 int cli_check(const struct cli_options *options)
 {
 	struct cli_log_state state;
@@ -155,8 +175,9 @@ int cli_check(const struct cli_options *options)
 	struct pml_source source = options->source;
 	struct pml_policy policy;
 	struct pml_machine machine;
+	struct pml_lint_count count;
+	unsigned ignored;
 	char path[PML_DESCRIBE_MAX];
-	unsigned warnings;
 	int rc;
 
 	/* Escaped as the "FILE:LINE:" messages above it are. */
@@ -179,23 +200,22 @@ int cli_check(const struct cli_options *options)
 	}
 	if (source.given)
 		note_candidate(options->source.path, path);
-	else
-		warn_ignored_dropins(options->source.path, &log);
-	pml_lint(&policy, &machine, &nss, &log);
-	/* Every warning went through the logger: the lint's and the ignored
-	 * drop-ins'. */
-	warnings = state.warnings;
-	if (warnings > 0 && options->strict) {
-		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
-			path, warnings, cli_plural(warnings, "warning", "warnings"));
+	/* The tree's own files the module never reads: about the files
+	 * checked, so about the policy. */
+	ignored = source.given ? 0 : warn_ignored_dropins(options->source.path, &log);
+	count = pml_lint(&policy, &machine, &nss, &log);
+	count.policy += ignored;
+	if (strict_fails(options, path, count)) {
 		pml_policy_free(&policy);
 		return CLI_EXIT_FAIL;
 	}
 	printf("%s: %s", path,
 	       cli_main_file_read(&policy, options) ? "OK"
 						    : "not present, built-in defaults; OK");
-	if (warnings > 0)
-		printf(", %u %s", warnings, cli_plural(warnings, "warning", "warnings"));
+	if (count.policy > 0)
+		printf(", %u %s", count.policy, cli_plural(count.policy, "warning", "warnings"));
+	if (count.host > 0)
+		printf(", %u host %s", count.host, cli_plural(count.host, "warning", "warnings"));
 	printf(" (%zu %s, %zu %s)\n", policy.n_files,
 	       cli_plural(policy.n_files, "file", "files"), policy.n_rules,
 	       cli_plural(policy.n_rules, "rule", "rules"));

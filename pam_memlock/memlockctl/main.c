@@ -35,7 +35,8 @@ enum option_id {
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
 	/* Long options only: above any character. */
-	OPT_STRICT_HOST = 256,
+	OPT_AS = 256,
+	OPT_STRICT_HOST,
 };
 
 #define OPTION_ALL                                \
@@ -45,6 +46,10 @@ enum option_id {
 #define OPTION_DRY_RUN                                    \
 	{                                                 \
 		"dry-run", no_argument, NULL, OPT_DRY_RUN \
+	}
+#define OPTION_AS                                     \
+	{                                             \
+		"as", required_argument, NULL, OPT_AS \
 	}
 #define OPTION_CONF                                       \
 	{                                                 \
@@ -86,6 +91,7 @@ enum option_id {
 /* Each command's own options (getopt_long's table). */
 static const struct option check_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_STRICT,
 	OPTION_STRICT_HOST,
 	OPTION_HELP,
@@ -94,6 +100,7 @@ static const struct option check_options[] = {
 };
 static const struct option explain_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_SERVICE,
 	OPTION_JSON,
 	OPTION_HELP,
@@ -102,6 +109,7 @@ static const struct option explain_options[] = {
 };
 static const struct option show_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_JSON,
 	OPTION_HELP,
 	OPTION_VERSION,
@@ -144,6 +152,7 @@ static const struct option apply_options[] = {
  * "no such option". */
 static const struct option all_options[] = {
 	OPTION_ALL,
+	OPTION_AS,
 	OPTION_CONF,
 	OPTION_DRY_RUN,
 	OPTION_HELP,
@@ -189,12 +198,25 @@ static const struct command commands[] = {
 /* status and apply's USER operands (live.h). */
 #define USERS_MAX LIVE_USERS_MAX
 
+/* The default main file's directory, where --as starts from. */
+static void default_dir(char dir[sizeof(PML_DEFAULT_CONF)])
+{
+	size_t len = (size_t)(strrchr(PML_DEFAULT_CONF, '/') - PML_DEFAULT_CONF);
+
+	/* "/" for a file in "/", whose prefix before the slash is empty. */
+	snprintf(dir, sizeof(PML_DEFAULT_CONF), "%.*s", len > 0 ? (int)len : 1,
+		 len > 0 ? PML_DEFAULT_CONF : "/");
+}
+
 static void usage(FILE *out)
 {
+	char dir[sizeof(PML_DEFAULT_CONF)];
+
+	default_dir(dir);
 	fprintf(out,
-		"Usage: memlockctl check [--conf FILE] [--strict] [--strict-host]\n"
-		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
-		"       memlockctl show [--conf FILE] [--json]\n"
+		"Usage: memlockctl check [--conf FILE [--as TARGET]] [--strict] [--strict-host]\n"
+		"       memlockctl explain USER [--service NAME] [--conf FILE [--as TARGET]] [--json]\n"
+		"       memlockctl show [--conf FILE [--as TARGET]] [--json]\n"
 		"       memlockctl install NEW [--conf FILE]\n"
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl status [USER...] [--all] [--conf FILE] [--json]\n"
@@ -217,8 +239,12 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
-		"                      and no memlock.d/ drop-ins (like conf= for the module);\n"
+		"                      and no memlock.d/ drop-ins (like conf= for the module),\n"
+		"                      whatever its owner and mode (check, explain, show);\n"
 		"                      the file to replace (install)\n"
+		"      --as TARGET     read the installed policy with --conf's FILE in place\n"
+		"                      of TARGET: the main file or memlock.d/NAME.conf, from\n"
+		"                      %s unless absolute (check, explain, show)\n"
 		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
 		"                      to check, repeatable (doctor)\n"
 		"  -r, --root DIR      read every file under DIR, not /proc (doctor, status)\n"
@@ -236,7 +262,7 @@ static void usage(FILE *out)
 		"warnings, (doctor) a path that is not ok, (status) a process below the\n"
 		"policy or (apply) a change that failed, 2 usage error.\n"
 		"See memlockctl(8).\n",
-		PML_DEFAULT_CONF);
+		PML_DEFAULT_CONF, dir);
 }
 
 static int usage_error(const char *fmt, const char *what)
@@ -249,23 +275,22 @@ static int usage_error(const char *fmt, const char *what)
 
 /*
  * The module wants an absolute path; on the command line a relative one
- * means "from here", joined to the working directory as written (no
- * symlink resolved, so the safety checks see what the user named).
+ * means "from DIR" (the working directory for NULL), joined as written
+ * (no symlink resolved, so the safety checks see what the user named).
  */
-static char *absolute_path(const char *path)
+static char *absolute_path(const char *path, const char *dir)
 {
-	char *cwd, *joined;
+	char *cwd = NULL, *joined;
 
 	while (strncmp(path, "./", 2) == 0)
 		path += 2;
 	if (path[0] == '/')
 		return strdup(path);
-	cwd = getcwd(NULL, 0);
-	if (cwd == NULL)
+	if (dir == NULL && (dir = cwd = getcwd(NULL, 0)) == NULL)
 		return NULL;
-	joined = malloc(strlen(cwd) + strlen(path) + 2);
+	joined = malloc(strlen(dir) + strlen(path) + 2);
 	if (joined != NULL)
-		sprintf(joined, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/", path);
+		sprintf(joined, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", path);
 	free(cwd);
 	return joined;
 }
@@ -329,8 +354,8 @@ int main(int argc, char **argv)
 		.services = services,
 	};
 	const struct command *command;
-	const char *conf = NULL;
-	char *conf_path = NULL, shorts[32];
+	const char *conf = NULL, *as = NULL;
+	char *conf_path = NULL, *as_path = NULL, shorts[32];
 	int c, rc;
 
 	if (argc < 2)
@@ -387,6 +412,11 @@ int main(int argc, char **argv)
 				return usage_error("%s needs an absolute directory", "--root");
 			options.root = optarg;
 			break;
+		case OPT_AS:
+			if (optarg[0] == '\0')
+				return usage_error("%s needs a file name", "--as");
+			as = optarg;
+			break;
 		case OPT_STRICT:
 			options.strict = true;
 			break;
@@ -433,8 +463,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);
+	if (as != NULL && conf == NULL)
+		return usage_error("%s needs --conf, the file to read in its place", "--as");
 	if (conf != NULL) {
-		conf_path = absolute_path(conf);
+		conf_path = absolute_path(conf, NULL);
 		if (conf_path == NULL) {
 			perror("memlockctl: --conf");
 			return CLI_EXIT_FAIL;
@@ -442,7 +474,20 @@ int main(int argc, char **argv)
 		options.source.path = conf_path;
 		options.source.given = true;
 	}
+	if (as != NULL) {
+		char dir[sizeof(PML_DEFAULT_CONF)];
+
+		default_dir(dir);
+		as_path = absolute_path(as, dir);
+		if (as_path == NULL) {
+			perror("memlockctl: --as");
+			free(conf_path);
+			return CLI_EXIT_FAIL;
+		}
+		options.as = as_path;
+	}
 	rc = command->run(&options);
 	free(conf_path);
+	free(as_path);
 	return rc;
 }

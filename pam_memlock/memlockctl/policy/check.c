@@ -19,7 +19,6 @@
 #include "evaluate.h"
 #include "lint.h"
 #include "output/text.h"
-#include "safe_read.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));
  * anything else is NSS failing, and then nothing can be said. */
@@ -124,30 +123,24 @@ static unsigned warn_ignored_dropins(const char *main_path, const struct pml_log
 	return (unsigned)n;
 }
 
-/*
- * A candidate named by --conf is validated whatever its owner and mode:
- * CI or configuration management lints a file before it is installed.
- * What the module would refuse once it is installed as it is, is a note.
- */
-static void note_candidate(const char *path, const char *shown)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	if (st.st_uid != 0)
-		printf("%s: note: owned by uid %lu: pam_memlock reads only files that root owns; install it as root, mode 0644 (memlockctl install)\n",
-		       shown, (unsigned long)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-		printf("%s: note: writable by group or others: pam_memlock would refuse it; install it with mode 0644\n",
-		       shown);
-}
-
 /* Did the policy fail only because this (unprivileged) user may not read a
  * file that root could? */
 static bool unreadable_here(const char *path)
 {
 	return geteuid() != 0 && access(path, R_OK) < 0 && errno == EACCES;
+}
+
+/* What the closing line names: the file checked, or the candidate and
+ * the file it stands for. */
+static void checked_name(const struct cli_options *options, char *buf, size_t len)
+{
+	char path[PML_DESCRIBE_MAX], as[PML_DESCRIBE_MAX];
+
+	pml_escape(options->source.path, path, sizeof(path));
+	if (options->as != NULL)
+		snprintf(buf, len, "%s as %s", path, pml_escape(options->as, as, sizeof(as)));
+	else
+		snprintf(buf, len, "%s", path);
 }
 
 /* Under --strict, warnings about the policy fail; under --strict-host,
@@ -172,46 +165,49 @@ int cli_check(const struct cli_options *options)
 {
 	struct cli_log_state state;
 	struct pml_log log;
-	struct pml_source source = options->source;
+	struct cli_source source;
 	struct pml_policy policy;
 	struct pml_machine machine;
 	struct pml_lint_count count;
 	unsigned ignored;
-	char path[PML_DESCRIBE_MAX];
+	char name[2 * PML_DESCRIBE_MAX + 8];
 	int rc;
 
 	/* Escaped as the "FILE:LINE:" messages above it are. */
-	pml_escape(options->source.path, path, sizeof(path));
+	checked_name(options, name, sizeof(name));
+	rc = cli_source_init(options, &source);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	cli_log_init(&log, &state);
-	if (source.given)
-		source.owner = PML_ANY_OWNER;
-	rc = pml_load(&source, &log, &policy, &machine);
+	rc = pml_load(&source.source, &log, &policy, &machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
 				"memlockctl: %s: uid %lu cannot read it; pam_memlock runs as root and can: run memlockctl check as root\n",
-				path, (unsigned long)geteuid());
+				name, (unsigned long)geteuid());
 		else if (state.errors > 0)
 			fprintf(stderr,
 				"memlockctl: %s: invalid (%u %s): pam_memlock would refuse this policy and change no limit\n",
-				path, state.errors,
+				name, state.errors,
 				cli_plural(state.errors, "error", "errors"));
+		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
 	}
-	if (source.given)
-		note_candidate(options->source.path, path);
+	cli_note_source(stdout, &source);
 	/* The tree's own files the module never reads: about the files
 	 * checked, so about the policy. */
-	ignored = source.given ? 0 : warn_ignored_dropins(options->source.path, &log);
+	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
 	count = pml_lint(&policy, &machine, &nss, &log);
 	count.policy += ignored;
-	if (strict_fails(options, path, count)) {
+	cli_source_free(&source);
+	if (strict_fails(options, name, count)) {
 		pml_policy_free(&policy);
 		return CLI_EXIT_FAIL;
 	}
-	printf("%s: %s", path,
-	       cli_main_file_read(&policy, options) ? "OK"
-						    : "not present, built-in defaults; OK");
+	printf("%s: %s", name,
+	       cli_main_file_read(&policy) || options->as != NULL
+		       ? "OK"
+		       : "not present, built-in defaults; OK");
 	if (count.policy > 0)
 		printf(", %u %s", count.policy, cli_plural(count.policy, "warning", "warnings"));
 	if (count.host > 0)

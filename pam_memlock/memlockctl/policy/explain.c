@@ -420,23 +420,33 @@ static void print_json(const struct pml_evaluation *e)
 
 int cli_explain(const struct cli_options *options)
 {
-	/* The same request the module's session code makes. */
-	const struct pml_request request = {
-		.source = options->source,
+	struct cli_source source;
+	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
 	};
 	struct pml_evaluation evaluation;
 	struct cli_log_state state;
 	struct pml_log log;
+	int rc;
 
+	rc = cli_source_init(options, &source);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	/* The same request the module's session code makes, but that a
+	 * candidate (--conf) is read whatever its owner and mode. */
+	request.source = source.source;
 	cli_log_init(&log, &state);
-	if (pml_evaluate(&request, &log, &evaluation) < 0)
-		return CLI_EXIT_FAIL;
-	if (options->json)
-		print_json(&evaluation);
-	else
-		print_text(&evaluation);
-	pml_evaluation_free(&evaluation);
-	return cli_finish_output(CLI_EXIT_OK);
+	rc = pml_evaluate(&request, &log, &evaluation);
+	if (rc == 0) {
+		/* On standard error, apart from what programs read. */
+		cli_note_source(stderr, &source);
+		if (options->json)
+			print_json(&evaluation);
+		else
+			print_text(&evaluation);
+		pml_evaluation_free(&evaluation);
+	}
+	cli_source_free(&source);
+	return rc < 0 ? CLI_EXIT_FAIL : cli_finish_output(CLI_EXIT_OK);
 }

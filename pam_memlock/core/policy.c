@@ -112,7 +112,6 @@ void pml_policy_init(struct pml_policy *policy)
 {
 	*policy = (struct pml_policy){ .n_files = 0 };
 	pml_settings_init(&policy->top, PML_LEVEL_TOP);
-	pml_settings_init(&policy->replaced, PML_LEVEL_TOP);
 }
 
 void pml_policy_free(struct pml_policy *policy)

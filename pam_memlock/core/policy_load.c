@@ -52,7 +52,7 @@ struct file_to_load {
 static int load_file(struct pml_policy *policy, const struct file_to_load *f,
 		     const struct pml_log *log)
 {
-	struct pml_settings before = policy->top;
+	struct pml_settings before;
 	size_t index = policy->n_files;
 	struct pml_text text;
 	const char *why;
@@ -76,11 +76,14 @@ static int load_file(struct pml_policy *policy, const struct file_to_load *f,
 		log_read_error(log, f->shown, rc, why);
 		return -EINVAL;
 	}
+	/* Only a later file can replace a key: the first costs nothing. */
+	if (index > 0)
+		before = policy->top;
 	rc = pml_policy_add_text(policy, f->shown, text.data, text.len, log);
 	pml_text_free(&text);
 	if (policy->n_files > index)
 		policy->files[index].dropin = f->dropin;
-	if (rc == 0)
+	if (rc == 0 && index > 0)
 		note_replaced(policy, &before);
 	return rc;
 }

@@ -201,6 +201,17 @@ static size_t side_values(const struct pml_side *side, uint64_t values[2])
  * whole range shows at these points.  (Rounding to a page moves a share by
  * less than a page, and is left out.)
  */
+/* Is SIDES[I] decided by the same setting as one before it? */
+static bool seen(const struct pml_side *const *sides, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (sides[j]->from == sides[i]->from)
+			return true;
+	return false;
+}
+
 static void crossings(const struct pml_decision *a, const struct pml_decision *b,
 		      struct bases *out)
 {
@@ -211,7 +222,7 @@ static void crossings(const struct pml_decision *a, const struct pml_decision *b
 	add_base(out, BASE_LOW);
 	add_base(out, BASE_HIGH);
 	for (i = 0; i < 4; i++)
-		for (j = 0; j < 4; j++)
+		for (j = 0; j < 4 && !seen(sides, i); j++)
 			for (k = 0, n = side_values(sides[j], values); k < n; k++)
 				add_crossing(out, sides[i], values[k]);
 }
@@ -221,9 +232,12 @@ struct comparison {
 	bool less, more, other_mode;
 };
 
+/* The comparison, as far as it is needed: until any difference shows when
+ * ANY, else until both directions have. */
 static struct comparison compare(const struct pml_policy *policy,
 				 const struct pml_rule *earlier,
-				 const struct pml_rule *later, uint64_t page_size)
+				 const struct pml_rule *later, uint64_t page_size,
+				 bool any)
 {
 	struct comparison c = { .other_mode = false };
 	struct pml_decision de, dl;
@@ -235,6 +249,8 @@ static struct comparison compare(const struct pml_policy *policy,
 	c.other_mode = de.mode->mode != dl.mode->mode;
 	crossings(&de, &dl, &bases);
 	for (i = 0; i < bases.n; i++) {
+		if (any ? c.less || c.more || c.other_mode : c.less && c.more)
+			break;
 		resolve_at(policy, earlier, bases.v[i], page_size, &de);
 		resolve_at(policy, later, bases.v[i], page_size, &dl);
 		c.less |= dl.soft.bytes < de.soft.bytes || dl.hard.bytes < de.hard.bytes;
@@ -338,7 +354,7 @@ static void lint_overridden(const struct pml_policy *policy, size_t index,
 		overlap = pml_rules_overlap(rule, later, names);
 		if (overlap == PML_OVERLAP_NEVER)
 			continue;
-		c = compare(policy, rule, later, machine->page_size);
+		c = compare(policy, rule, later, machine->page_size, true);
 		if (c.less || c.more || c.other_mode)
 			add_other(&o, later, overlap);
 	}
@@ -386,7 +402,7 @@ static void lint_group_order(const struct pml_policy *policy, size_t index,
 		overlap = pml_rules_overlap(earlier, rule, names);
 		if (overlap == PML_OVERLAP_NEVER)
 			continue;
-		c = compare(policy, earlier, rule, machine->page_size);
+		c = compare(policy, earlier, rule, machine->page_size, false);
 		if (c.less && !c.more)
 			add_other(&o, earlier, overlap);
 	}

@@ -24,7 +24,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP install makes root-owned files: run make check as root"
 	exit 0
 fi
-echo "1..12"
+echo "1..16"
 
 old='limit = "8 MiB";'
 fresh() { # a directory with TARGET t.conf holding $old; prints its path
@@ -143,3 +143,50 @@ check "usage errors exit 2" test $rc1 = 2 -a $rc2 = 2
 
 # 12. Without --conf the default file is the target (dry: only the help says so).
 check "the help names install" eval '"$ctl" --help | grep -q "memlockctl install NEW \[--conf FILE\]"'
+
+# 13-16. What the module will read: the installed files of TARGET's tree,
+# with NEW in TARGET's place.  A tree: memlock.conf and memlock.d/.
+tree() { # a directory holding memlock.conf ($1) and an empty memlock.d
+	local d
+	d=$(mktemp -d "$work/tree-XXXXXX") && chmod 0755 "$d" && mkdir -m 0755 "$d/memlock.d" &&
+	printf '%s\n' "$1" >"$d/memlock.conf" && chmod 0644 "$d/memlock.conf" && echo "$d"
+}
+nothing_new() { # DIR: no drop-in, no temporary file
+	[ -z "$(find "$1/memlock.d" -mindepth 1)" ] && [ -z "$(find "$1" -name '.*memlockctl-*')" ]
+}
+# A drop-in valid alone, whose ceiling is below the main file's floor:
+# installed, it would make the module refuse every session's policy.
+d=$(tree 'floor = "1 GiB";')
+printf 'limit = "1%%";\nceiling = "512 MiB";\n' >"$d/new"
+"$ctl" install "$d/new" --conf "$d/memlock.d/50-site.conf" >"$work/out" 2>"$work/err"
+rc=$?
+check "a drop-in that breaks the installed main file is refused, nothing written" \
+	eval 'test $rc = 1 -a ! -s "$work/out" && nothing_new "$d" &&
+	test "$(cat "$work/err")" = "$d/memlock.conf:1: floor 1 GiB (top level, line 1) is above ceiling 512 MiB (top level, $d/new:2)
+memlockctl: $d/new as $d/memlock.d/50-site.conf: invalid (1 error): $d/memlock.d/50-site.conf left as it was"'
+
+d=$(tree 'floor = "256 MiB";')
+printf 'limit = "1%%";\nceiling = "512 MiB";\n' >"$d/new"
+"$ctl" install "$d/new" --conf "$d/memlock.d/50-site.conf" >/dev/null 2>"$work/err"
+check "the same drop-in under a main file it fits with is installed" \
+	eval 'test $? = 0 && cmp -s "$d/new" "$d/memlock.d/50-site.conf"'
+
+# A new main file, against the drop-ins already there.
+d=$(tree 'limit = "8 MiB";')
+printf 'floor = "1 GiB";\n' >"$d/memlock.d/10-floor.conf" && chmod 0644 "$d/memlock.d/10-floor.conf"
+printf 'limit = "1%%";\nceiling = "512 MiB";\n' >"$d/new"
+ino=$(stat -c %i "$d/memlock.conf")
+"$ctl" install "$d/new" --conf "$d/memlock.conf" >/dev/null 2>"$work/err"
+rc=$?
+check "a main file that breaks an installed drop-in is refused, the main file untouched" \
+	eval 'test $rc = 1 -a "$(stat -c %i "$d/memlock.conf")" = "$ino" &&
+	grep -q "^$d/memlock.d/10-floor.conf:1: floor 1 GiB" "$work/err" &&
+	test -z "$(find "$d" -name ".*memlockctl-*")"'
+
+# A name in memlock.d/ that the module never reads.
+d=$(tree 'limit = "8 MiB";')
+printf 'limit = "16 MiB";\n' >"$d/new"
+"$ctl" install "$d/new" --conf "$d/memlock.d/50-site.conf.bak" >/dev/null 2>"$work/err"
+rc=$?
+check "a drop-in name the module never reads is refused, nothing written" \
+	eval 'test $rc = 1 && nothing_new "$d" && grep -q "pam_memlock never reads it" "$work/err"'

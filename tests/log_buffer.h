@@ -10,7 +10,7 @@
 
 struct pml_log_buffer {
 	char text[16384];
-	const char *strip;	/* drop this prefix and its '/' (a temp dir) */
+	const char *strip;	/* drop it and its '/' wherever (a temp dir) */
 	bool tag_priority;	/* start each line with "<PRIORITY> " */
 };
 

@@ -5,6 +5,7 @@
  * that every number in a message is known.  No files: runs unprivileged.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -29,9 +30,19 @@ static int fake_known(const char *name, void *ctx)
 	return strncmp(name, "pml-nss-down", 12) == 0 ? -1 : 1;
 }
 
+/* Users "u<N>" have uid N; other known users have none to give. */
+static int fake_uid(const char *name, uid_t *uid, void *ctx)
+{
+	if (name[0] == 'u' && name[1] >= '0' && name[1] <= '9') {
+		*uid = (uid_t)strtoul(name + 1, NULL, 10);
+		return 1;
+	}
+	return fake_known(name, ctx) == 1 ? -1 : fake_known(name, ctx);
+}
+
 static const struct pml_lint_names fake_nss = {
 	.user_known = fake_known, .group_known = fake_known,
-	.service_known = fake_known,
+	.user_uid = fake_uid, .service_known = fake_known,
 };
 
 /* Loads TEXT as "t.conf", with an empty `logged.text`. */
@@ -45,16 +56,18 @@ static void load(const char *text, struct pml_policy *policy)
 		      "policy refused:\n%s", logged.text);
 }
 
+/* The kinds of the last lint() */
+static struct pml_lint_count counted;
+
 /* Lints TEXT; returns the count, the lines in `logged.text`. */
 static unsigned lint(const char *text)
 {
 	struct pml_policy policy;
-	unsigned count;
 
 	load(text, &policy);
-	count = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
+	counted = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
 	pml_policy_free(&policy);
-	return count;
+	return counted.policy + counted.host;
 }
 
 static void assert_logged(unsigned got, unsigned count, const char *lines)
@@ -112,7 +125,7 @@ START_TEST(rule_in_a_later_file_hides_an_earlier_one)
 					     strlen(main_text), &log_to_buffer), 0);
 	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.d/50.conf", dropin_text,
 					     strlen(dropin_text), &log_to_buffer), 0);
-	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer), 1);
+	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer).policy, 1);
 	ck_assert_str_eq(logged.text, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
 	pml_policy_free(&policy);
 }
@@ -120,23 +133,105 @@ END_TEST
 
 /* The order of the shipped example before it was fixed: a group rule, a
  * user rule, then a broader uid+service rule that decides for both over
- * ssh.  Each earlier rule is named once, with the count of the others. */
+ * ssh.  Each earlier rule is named once, with the count of the others.
+ * Whether user "u1000" meets the uid range is this host's fact: a host
+ * warning of its own. */
 START_TEST(broader_later_rule_is_named)
 {
 	assert_lint("rules = (\n"
 		    "  { group = \"audio\"; limit = \"unlimited\"; },\n"
-		    "  { user = [\"ci\", \"build\"]; limit = \"25%\"; ceiling = \"16 GiB\"; },\n"
+		    "  { user = [\"u1000\", \"build\"]; limit = \"25%\"; ceiling = \"16 GiB\"; },\n"
 		    "  { uid = \"1000-59999\"; service = \"sshd\"; limit = \"2%\"; },\n"
 		    "  { service = \"cron\"; limit = \"1 MiB\"; }\n"
-		    ");\n", 2,
+		    ");\n", 3,
 		    "t.conf:2: warning: the broader rule at t.conf:4 (and 1 more later rule) comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n"
-		    "t.conf:3: warning: the broader rule at t.conf:4 (and 1 more later rule) comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n");
+		    "t.conf:3: warning: the broader rule at t.conf:5 comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n"
+		    "t.conf:3: host warning: the broader rule at t.conf:4 comes later and decides for the sessions both match on this host (the last matching rule wins): put general rules first and exceptions after them\n");
+	ck_assert_uint_eq(counted.policy, 2);
+	ck_assert_uint_eq(counted.host, 1);
 }
 END_TEST
 
-/* General first, exceptions after: nothing to say.  Neither is there when
- * the later broad rule cannot meet the earlier one (other users, other
- * services, other uids) or gives the same limits. */
+/* A user's uid outside the range, a user this host does not know, or
+ * one whose uid it cannot tell: no session here matches both. */
+START_TEST(users_outside_the_uid_range_are_quiet)
+{
+	assert_lint("rules = (\n"
+		    "  { user = [\"u70000\", \"build\", \"pml-no-such-user\", \"pml-nss-down\"]; limit = \"1 MiB\"; },\n"
+		    "  { uid = \"1000-59999\"; limit = \"2 MiB\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: host warning: user \"pml-no-such-user\" does not exist on this machine\n");
+}
+END_TEST
+
+/* Limits that come out the same on this machine (1% of 16 GiB is held
+ * at the ceiling of 8 MiB) but not on one of 512 MiB: the later, broader
+ * rule still decides somewhere, and any host says so. */
+START_TEST(broader_rule_with_the_same_limits_here_only_is_named)
+{
+	assert_lint("rules = (\n"
+		    "  { user = \"root\"; limit = \"1%\"; ceiling = \"8 MiB\"; },\n"
+		    "  { service = \"sshd\"; limit = \"8 MiB\"; }\n"
+		    ");\n", 2,
+		    "t.conf:2: warning: the broader rule at t.conf:3 comes later and decides for the sessions both match (the last matching rule wins): put general rules first and exceptions after them\n"
+		    "t.conf:2: host warning: limit \"1%\" comes to 164 MiB on this machine, above the ceiling (8 MiB): the ceiling decides, not the share\n");
+	/* The same on every machine: a share held between equal bounds. */
+	assert_lint("rules = (\n"
+		    "  { user = \"root\"; limit = \"1%\"; floor = \"8 MiB\"; ceiling = \"8 MiB\"; },\n"
+		    "  { service = \"sshd\"; limit = \"8 MiB\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: host warning: limit \"1%\" comes to 164 MiB on this machine, above the ceiling (8 MiB): the ceiling decides, not the share\n");
+}
+END_TEST
+
+/* Of two group rules, a member of both gets the later one's limits. */
+START_TEST(later_group_rule_that_gives_less_is_named)
+{
+	assert_lint("rules = (\n"
+		    "  { group = \"rdma\"; limit = \"unlimited\"; },\n"
+		    "  { group = \"dev\"; limit = \"5%\"; }\n"
+		    ");\n", 1,
+		    "t.conf:3: warning: a member of both group \"dev\" here and group \"rdma\" of the earlier rule at t.conf:2 gets this rule's lower limits (the last matching rule wins): if members of both should get more, put this rule before that one\n");
+	ck_assert_uint_eq(counted.policy, 1);
+	/* Soft alone lower, hard the same; and mode "set" with the same
+	 * limits is no less. */
+	assert_lint("rules = (\n"
+		    "  { group = \"a\"; limit = \"1 GiB\"; },\n"
+		    "  { group = [\"b\", \"c\"]; soft = \"64 MiB\"; hard = \"1 GiB\"; },\n"
+		    "  { group = \"d\"; limit = \"1 GiB\"; mode = \"set\"; }\n"
+		    ");\n", 1,
+		    "t.conf:3: warning: a member of both group \"b\" here and group \"a\" of the earlier rule at t.conf:2 gets this rule's lower limits (the last matching rule wins): if members of both should get more, put this rule before that one\n");
+}
+END_TEST
+
+START_TEST(group_rules_in_a_good_order_are_quiet)
+{
+	/* More last. */
+	assert_lint("rules = (\n"
+		    "  { group = \"dev\"; limit = \"5%\"; },\n"
+		    "  { group = \"rdma\"; limit = \"unlimited\"; }\n"
+		    ");\n", 0, "");
+	/* Limits that cross: 8 MiB is more than 5% of 64 MiB, less than 5%
+	 * of 16 GiB; either order. */
+	assert_lint("rules = (\n"
+		    "  { group = \"audio\"; limit = \"8 MiB\"; },\n"
+		    "  { group = \"video\"; limit = \"5%\"; },\n"
+		    "  { group = \"midi\"; limit = \"8 MiB\"; }\n"
+		    ");\n", 0, "");
+	/* Rules that no session can share: other services. */
+	assert_lint("rules = (\n"
+		    "  { group = \"ci\"; service = \"cron\"; limit = \"unlimited\"; },\n"
+		    "  { group = \"ops\"; service = \"sshd\"; limit = \"1 MiB\"; }\n"
+		    ");\n", 0, "");
+	/* A later rule for some of the earlier rule's own groups: an
+	 * exception for them. */
+	assert_lint("rules = (\n"
+		    "  { group = [\"x\", \"y\"]; limit = \"unlimited\"; },\n"
+		    "  { group = \"y\"; limit = \"1 MiB\"; }\n"
+		    ");\n", 0, "");
+}
+END_TEST
+
 START_TEST(exceptions_after_general_rules_are_quiet)
 {
 	assert_lint("rules = (\n"
@@ -198,7 +293,7 @@ END_TEST
 START_TEST(unknown_service_is_named)
 {
 	assert_lint("rules = ( { service = [\"sshd\", \"pml-no-such-ssh\"]; limit = \"1 MiB\"; } );\n", 1,
-		    "t.conf:1: warning: PAM service \"pml-no-such-ssh\" does not exist on this machine\n");
+		    "t.conf:1: host warning: PAM service \"pml-no-such-ssh\" does not exist on this machine\n");
 }
 END_TEST
 
@@ -297,7 +392,7 @@ START_TEST(soft_share_above_hard_on_this_machine)
 {
 	/* 1% of 16 GiB is about 164 MiB. */
 	assert_lint("soft = \"1%\";\nhard = \"100 MiB\";\n", 1,
-		    "t.conf:1: warning: the soft limit (164 MiB) is above the hard limit (100 MiB) on this machine; sessions get soft lowered to 100 MiB\n");
+		    "t.conf:1: host warning: the soft limit (164 MiB) is above the hard limit (100 MiB) on this machine; sessions get soft lowered to 100 MiB\n");
 }
 END_TEST
 
@@ -305,7 +400,7 @@ START_TEST(share_held_at_the_ceiling_once)
 {
 	/* One "limit" behind both sides: one warning, at the share's line. */
 	assert_lint("ceiling = \"64 MiB\";\nlimit = \"1%\";\n", 1,
-		    "t.conf:2: warning: limit \"1%\" comes to 164 MiB on this machine, above the ceiling (64 MiB): the ceiling decides, not the share\n");
+		    "t.conf:2: host warning: limit \"1%\" comes to 164 MiB on this machine, above the ceiling (64 MiB): the ceiling decides, not the share\n");
 }
 END_TEST
 
@@ -315,7 +410,7 @@ START_TEST(share_raised_to_the_floor)
 	assert_lint("limit = \"8 MiB\";\n"
 		    "rules = ( { user = \"root\";\n"
 		    "  soft = \"0.001%\"; floor = \"1 MiB\"; } );\n", 1,
-		    "t.conf:3: warning: soft \"0.001%\" comes to 164 KiB on this machine, below the floor (1 MiB): the floor decides, not the share\n");
+		    "t.conf:3: host warning: soft \"0.001%\" comes to 164 KiB on this machine, below the floor (1 MiB): the floor decides, not the share\n");
 }
 END_TEST
 
@@ -331,8 +426,8 @@ START_TEST(share_clamp_is_reported_where_it_is_written)
 		    "    ceiling = \"1 GiB\"; },\n"
 		    "  { user = \"bin\"; ceiling = \"1 TiB\"; }\n"
 		    ");\n", 2,
-		    "t.conf:1: warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (4 GiB): the ceiling decides, not the share\n"
-		    "t.conf:6: warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (1 GiB): the ceiling decides, not the share\n");
+		    "t.conf:1: host warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (4 GiB): the ceiling decides, not the share\n"
+		    "t.conf:6: host warning: limit \"50%\" comes to 8 GiB on this machine, above the ceiling (1 GiB): the ceiling decides, not the share\n");
 }
 END_TEST
 
@@ -350,9 +445,9 @@ START_TEST(unknown_user_and_group_are_named_once)
 		    "  { user = \"pml-no-such\\x1b[1m\"; limit = \"1 MiB\"; },\n"
 		    "  { user = \"pml-nss-down\"; group = \"pml-nss-down\"; limit = \"1 MiB\"; }\n"
 		    ");\n", 3,
-		    "t.conf:2: warning: user \"pml-no-such-user\" does not exist on this machine\n"
-		    "t.conf:2: warning: group \"pml-no-such-group\" does not exist on this machine\n"
-		    "t.conf:4: warning: user \"pml-no-such\\x1b[1m\" does not exist on this machine\n");
+		    "t.conf:2: host warning: user \"pml-no-such-user\" does not exist on this machine\n"
+		    "t.conf:2: host warning: group \"pml-no-such-group\" does not exist on this machine\n"
+		    "t.conf:4: host warning: user \"pml-no-such\\x1b[1m\" does not exist on this machine\n");
 }
 END_TEST
 
@@ -361,17 +456,18 @@ static void assert_lint_ring(const char *text, uint64_t ring, unsigned count,
 			     const char *lines)
 {
 	struct pml_policy policy;
-	unsigned got;
+	struct pml_lint_count got;
 
 	load(text, &policy);
 	got = pml_lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
+	ck_assert_uint_eq(got.policy, 0);
 	pml_policy_free(&policy);
-	assert_logged(got, count, lines);
+	assert_logged(got.host, count, lines);
 }
 
 #define RING_404K (404u * 1024)
 #define RING_WARNING(line, soft) \
-	"t.conf:" line ": warning: a soft limit of " soft " cannot hold one io_uring ring of 4096 entries on Linux 6.18.1, which needs 404 KiB (memlockctl measure): io_uring_queue_init fails with ENOMEM\n"
+	"t.conf:" line ": host warning: a soft limit of " soft " cannot hold one io_uring ring of 4096 entries on Linux 6.18.1, which needs 404 KiB (memlockctl measure): io_uring_queue_init fails with ENOMEM\n"
 
 START_TEST(limit_below_one_ring_is_named_where_it_is_written)
 {
@@ -411,6 +507,10 @@ int main(void)
 	tcase_add_test(tc, rule_without_match_keys_hides_every_earlier_rule);
 	tcase_add_test(tc, rule_in_a_later_file_hides_an_earlier_one);
 	tcase_add_test(tc, broader_later_rule_is_named);
+	tcase_add_test(tc, users_outside_the_uid_range_are_quiet);
+	tcase_add_test(tc, broader_rule_with_the_same_limits_here_only_is_named);
+	tcase_add_test(tc, later_group_rule_that_gives_less_is_named);
+	tcase_add_test(tc, group_rules_in_a_good_order_are_quiet);
 	tcase_add_test(tc, exceptions_after_general_rules_are_quiet);
 	tcase_add_test(tc, zero_limit_is_named);
 	tcase_add_test(tc, small_limit_is_named_with_the_unit);

@@ -121,6 +121,7 @@ struct pml_rule {
 struct pml_file {
 	char *name;   /* as shown in messages */
 	void *config; /* the libconfig tree the names point into */
+	bool dropin;  /* read from memlock.d/, not as the main file */
 };
 
 struct pml_policy {
@@ -131,6 +132,24 @@ struct pml_policy {
 	size_t n_rules;
 	/* Some rule has a uid or group key: the user must be looked up. */
 	bool needs_nss;
+	/* For each top-level key that a later file set again, the value it
+	 * replaced, as the earlier file had it (memlockctl check warns when
+	 * two drop-ins set one key); not set where no file replaced one. */
+	struct pml_settings replaced;
+};
+
+/*
+ * A file read in place of one file of the policy, so that what the module
+ * will read once it is installed is validated before it is (memlockctl
+ * check --as, install).  The module never has one.
+ */
+struct pml_candidate {
+	const char *path; /* the file read, absolute */
+	const char *name; /* as shown in messages; NULL: PATH */
+	/* The drop-in of memlock.d/ it stands for ("50-site.conf"), which
+	 * need not exist yet; NULL: the main file. */
+	const char *dropin;
+	uid_t owner; /* as pml_source's, for this file */
 };
 
 /*
@@ -155,6 +174,8 @@ struct pml_source {
 	 */
 	bool in_dir;
 	int dir_fd;
+	/* NULL, or read in place of the main file or of a drop-in. */
+	const struct pml_candidate *candidate;
 };
 
 /* The drop-in directory beside the main file. */
@@ -166,10 +187,13 @@ bool pml_is_dropin_name(const char *name);
 
 /*
  * Loads SOURCE's main file and, unless source->given, the drop-ins of
- * memlock.d/ beside it.  PAGE_SIZE checks a floor of "page" against the
- * ceilings.  Returns 0 with *policy filled (free it with pml_policy_free),
- * -ENOMEM, or -EINVAL after logging every problem found.  On error nothing
- * of the policy is kept.
+ * memlock.d/ beside it, with source->candidate (if any) read in place of
+ * the file it stands for: a drop-in candidate is read in its place by
+ * name, whether or not that drop-in or memlock.d/ exists.  A candidate
+ * drop-in whose name the loader would never read is an error.  PAGE_SIZE
+ * checks a floor of "page" against the ceilings.  Returns 0 with *policy
+ * filled (free it with pml_policy_free), -ENOMEM, or -EINVAL after logging
+ * every problem found.  On error nothing of the policy is kept.
  */
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy);

@@ -27,20 +27,42 @@ static void log_read_error(const struct pml_log *log, const char *name,
 		pml_log(log, LOG_ERR, "%s: cannot read: %s", name, strerror(-rc));
 }
 
-/* Reads and parses one file.  IF_MISSING: NULL when a file that is not
- * there is an error, else what to log (debug) and go on.  A negative
- * DIRFD other than AT_FDCWD is the error its directory had. */
-static int load_file(struct pml_policy *policy, int dirfd, const char *name,
-		     const char *shown, uid_t owner, const char *if_missing,
+/* Each top-level key that the file just read set again, as it was. */
+static void note_replaced(struct pml_policy *policy, const struct pml_settings *before)
+{
+	enum pml_key key;
+
+	for (key = 0; key < PML_KEY_COUNT; key++)
+		if (before->v[key].set && policy->top.v[key].at.file != before->v[key].at.file)
+			policy->replaced.v[key] = before->v[key];
+}
+
+/* One file to read: where, under which name, whom to trust. */
+struct file_to_load {
+	int dirfd;	   /* a negative one other than AT_FDCWD: its directory's error */
+	const char *name;  /* relative to DIRFD */
+	const char *shown; /* in messages */
+	uid_t owner;
+	bool dropin;
+	/* NULL when a file that is not there is an error, else what to log
+	 * (debug) before going on. */
+	const char *if_missing;
+};
+
+/* Reads and parses one file. */
+static int load_file(struct pml_policy *policy, const struct file_to_load *f,
 		     const struct pml_log *log)
 {
+	struct pml_settings before;
+	size_t index = policy->n_files;
 	struct pml_text text;
 	const char *why = NULL;
-	int rc = dirfd < 0 && dirfd != AT_FDCWD ? dirfd
-						: pml_read_file_at(dirfd, name, owner, &text, &why);
+	int rc = f->dirfd < 0 && f->dirfd != AT_FDCWD
+			 ? f->dirfd
+			 : pml_read_file_at(f->dirfd, f->name, f->owner, &text, &why);
 
-	if (rc == -ENOENT && if_missing != NULL) {
-		pml_log(log, LOG_DEBUG, "%s: %s", shown, if_missing);
+	if (rc == -ENOENT && f->if_missing != NULL) {
+		pml_log(log, LOG_DEBUG, "%s: %s", f->shown, f->if_missing);
 		return 0;
 	}
 	if (rc == -ENOMEM)
@@ -54,12 +76,31 @@ static int load_file(struct pml_policy *policy, int dirfd, const char *name,
 		      "Remove it, or give it a comment";
 	}
 	if (rc < 0) {
-		log_read_error(log, shown, rc, why);
+		log_read_error(log, f->shown, rc, why);
 		return -EINVAL;
 	}
-	rc = pml_policy_add_text(policy, shown, text.data, text.len, log);
+	/* Only a later file can replace a key: the first costs nothing. */
+	if (index > 0)
+		before = policy->top;
+	rc = pml_policy_add_text(policy, f->shown, text.data, text.len, log);
 	pml_text_free(&text);
+	if (policy->n_files > index)
+		policy->files[index].dropin = f->dropin;
+	if (rc == 0 && index > 0)
+		note_replaced(policy, &before);
 	return rc;
+}
+
+/* The candidate's own file, read in place of the tree's. */
+static struct file_to_load candidate_file(const struct pml_candidate *c)
+{
+	return (struct file_to_load){
+		.dirfd = AT_FDCWD,
+		.name = c->path,
+		.shown = c->name != NULL ? c->name : c->path,
+		.owner = c->owner,
+		.dropin = c->dropin != NULL,
+	};
 }
 
 bool pml_is_dropin_name(const char *name)
@@ -75,42 +116,61 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The drop-in names in DIRFD, sorted in byte order. */
-static int list_dropins(int dirfd, char ***names, size_t *count)
+/* Appends a copy of NAME to *LIST. */
+static int add_name(char ***list, size_t *n, const char *name)
 {
-	/* A descriptor of its own for closedir to close. */
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir;
+	char **grown = realloc(*list, (*n + 1) * sizeof(**list));
+
+	if (grown == NULL)
+		return -ENOMEM;
+	*list = grown;
+	if ((grown[*n] = strdup(name)) == NULL)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static bool has_name(char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The drop-in names in DIRFD (none for -1), and EXTRA (may be NULL) if it
+ * is not among them, sorted in byte order. */
+static int list_dropins(int dirfd, const char *extra, char ***names, size_t *count)
+{
+	DIR *dir = NULL;
 	struct dirent *entry;
 	char **list = NULL;
 	size_t n = 0;
-	int rc = 0;
+	int rc = 0, fd;
 
-	if (fd < 0)
-		return -errno;
-	dir = fdopendir(fd);
-	if (dir == NULL) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	while (rc == 0 && (errno = 0, entry = readdir(dir)) != NULL) {
-		char **grown;
-
-		if (!pml_is_dropin_name(entry->d_name))
-			continue;
-		grown = realloc(list, (n + 1) * sizeof(*list));
-		if (grown == NULL || (grown[n] = strdup(entry->d_name)) == NULL) {
-			list = grown != NULL ? grown : list;
-			rc = -ENOMEM;
-			break;
+	if (dirfd >= 0) {
+		/* A descriptor of its own for closedir to close. */
+		fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		dir = fdopendir(fd);
+		if (dir == NULL) {
+			rc = -errno;
+			close(fd);
+			return rc;
 		}
-		list = grown;
-		n++;
 	}
-	if (rc == 0 && errno != 0)
+	while (dir != NULL && rc == 0 && (errno = 0, entry = readdir(dir)) != NULL)
+		if (pml_is_dropin_name(entry->d_name))
+			rc = add_name(&list, &n, entry->d_name);
+	if (dir != NULL && rc == 0 && errno != 0)
 		rc = -errno;
-	closedir(dir);
+	if (dir != NULL)
+		closedir(dir);
+	if (rc == 0 && extra != NULL && !has_name(list, n, extra))
+		rc = add_name(&list, &n, extra);
 	/* qsort's base must not be NULL, even for no elements. */
 	if (rc == 0 && n > 1)
 		qsort(list, n, sizeof(*list), by_name);
@@ -160,14 +220,18 @@ static int open_dropin_dir(const struct pml_source *source, const char *dir, int
 	return rc;
 }
 
+/* The drop-ins of memlock.d/ beside SOURCE's main file, its candidate (if
+ * any) in place of the one it names. */
 static int load_dropins(struct pml_policy *policy, const struct pml_source *source,
 			const struct pml_log *log)
 {
+	const struct pml_candidate *candidate = source->candidate;
 	const char *main_path = source->path, *slash = strrchr(main_path, '/');
+	const char *extra = candidate != NULL ? candidate->dropin : NULL;
 	char dir[4096], shown[4096 + 256];
 	char **names = NULL;
 	size_t count = 0, i;
-	const char *why;
+	const char *why = NULL;
 	int fd = -1, rc, worst = 0;
 
 	if (slash == NULL)
@@ -176,21 +240,36 @@ static int load_dropins(struct pml_policy *policy, const struct pml_source *sour
 		     main_path, PML_DROPIN_DIR) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	rc = open_dropin_dir(source, dir, &fd, &why);
-	if (rc == -ENOENT)
-		return 0;
+	/* No memlock.d: nothing to read, unless a candidate is to be read
+	 * as the first file of it. */
+	if (rc == -ENOENT) {
+		if (extra == NULL)
+			return 0;
+		rc = 0;
+	}
 	if (rc == 0)
-		rc = list_dropins(fd, &names, &count);
+		rc = list_dropins(fd, extra, &names, &count);
 	if (rc < 0 && rc != -ENOMEM) {
 		log_read_error(log, dir, rc, why);
 		rc = -EINVAL;
 	}
 	for (i = 0; rc == 0 && i < count; i++) {
-		snprintf(shown, sizeof(shown), "%s/%s", dir, names[i]);
 		/* Removed since the directory was read: as if read a moment
 		 * later (configuration management deletes drop-ins while
 		 * people log in). */
-		rc = load_file(policy, fd, names[i], shown, source->owner,
-			       "removed while the directory was read: skipped", log);
+		struct file_to_load f = {
+			.dirfd = fd,
+			.name = names[i],
+			.shown = shown,
+			.owner = source->owner,
+			.dropin = true,
+			.if_missing = "removed while the directory was read: skipped",
+		};
+
+		snprintf(shown, sizeof(shown), "%s/%s", dir, names[i]);
+		if (extra != NULL && strcmp(names[i], extra) == 0)
+			f = candidate_file(candidate);
+		rc = load_file(policy, &f, log);
 		/* Go on after a bad file, so that `check` shows every problem. */
 		if (rc == -EINVAL) {
 			worst = rc;
@@ -206,16 +285,34 @@ static int load_dropins(struct pml_policy *policy, const struct pml_source *sour
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy)
 {
+	const struct pml_candidate *candidate = source->candidate;
+	struct file_to_load main_file = {
+		.dirfd = AT_FDCWD,
+		.name = source->path,
+		.shown = source->path,
+		.owner = source->owner,
+		.if_missing = source->given ? NULL : "not present, using the built-in default",
+	};
+	const char *slash = strrchr(source->path, '/');
 	int rc, dropins = 0;
 
-	const char *slash = strrchr(source->path, '/');
-
+	/* doctor --root: the main file by its name in the directory opened
+	 * inside the root. */
+	if (source->in_dir) {
+		main_file.dirfd = source->dir_fd;
+		main_file.name = slash != NULL ? slash + 1 : source->path;
+	}
 	pml_policy_init(policy);
-	rc = load_file(policy, source->in_dir ? source->dir_fd : AT_FDCWD,
-		       source->in_dir && slash != NULL ? slash + 1 : source->path,
-		       source->path, source->owner,
-		       source->given ? NULL : "not present, using the built-in default",
-		       log);
+	if (candidate != NULL && candidate->dropin != NULL &&
+	    (source->given || !pml_is_dropin_name(candidate->dropin))) {
+		pml_log(log, LOG_ERR, "%s: never read: %s", candidate_file(candidate).shown,
+			source->given ? "no drop-in is read beside a given file"
+				      : "drop-ins are read only when their names end in \".conf\" and do not start with \".\"");
+		return -EINVAL;
+	}
+	if (candidate != NULL && candidate->dropin == NULL)
+		main_file = candidate_file(candidate);
+	rc = load_file(policy, &main_file, log);
 	if (rc != -ENOMEM && !source->given)
 		dropins = load_dropins(policy, source, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))

@@ -8,6 +8,7 @@
 #define PML_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "decide.h"
 #include "log.h"
@@ -25,8 +26,12 @@ struct cli_options {
 	const char *user;	  /* explain */
 	const char *new_file;	  /* install NEW */
 	const char *service;	  /* explain --service */
-	bool strict;		  /* check --strict */
-	bool json;		  /* explain/show/doctor/status/apply --json */
+	/* check, show, explain --as: the file of the installed tree that
+	 * --conf's candidate stands for, absolute. */
+	const char *as;
+	bool strict;	  /* check --strict */
+	bool strict_host; /* check --strict-host */
+	bool json;	  /* explain/show/doctor/status/apply --json */
 	/* doctor, status --root: the prefix of every path read. */
 	const char *root;
 	const char **services; /* doctor --service, each */
@@ -64,9 +69,47 @@ struct cli_log_state {
  */
 void cli_log_init(struct pml_log *log, struct cli_log_state *state);
 
+/*
+ * The policy a command reads.  SOURCE points at CANDIDATE when there is
+ * one, so a cli_source is filled in place and never copied.
+ */
+struct cli_source {
+	struct pml_source source;
+	struct pml_candidate candidate;
+	char *main; /* what source.path points to, when it was made */
+};
+
+/*
+ * The tree the module reads TARGET (absolute) in, with FILE (shown as
+ * NAME, may be NULL) read in TARGET's place with OWNER's trust: TARGET
+ * is a drop-in in a memlock.d/ (then the tree's main file is the one
+ * beside that directory, named as the default one is), that main file,
+ * or a file read alone (conf=).  Returns CLI_EXIT_OK, or CLI_EXIT_FAIL
+ * with a message: out of memory, or a name in memlock.d/ the module
+ * never reads.  Free it with cli_source_free.
+ */
+int cli_source_tree(const char *target, const char *file, const char *name,
+		    uid_t owner, struct cli_source *out);
+
+/*
+ * What check, show and explain read: without --conf, the installed
+ * policy with the module's checks; with --conf alone, that file as a
+ * candidate (validated whatever its owner and mode); with --as too, the
+ * tree of --as with the candidate in its place (cli_source_tree).
+ */
+int cli_source_init(const struct cli_options *options, struct cli_source *out);
+void cli_source_free(struct cli_source *source);
+
+/*
+ * What the module would refuse of SOURCE's candidate (--conf) once it is
+ * installed as it is: "FILE: note: ..." lines on OUT, one for an owner
+ * other than root, one for group or other write permission.  Nothing
+ * without a candidate.
+ */
+void cli_note_source(FILE *out, const struct cli_source *source);
+
 /* Was the main file there (or are the built-in defaults standing in)? */
-bool cli_main_file_read(const struct pml_policy *policy,
-			const struct cli_options *options);
+bool cli_main_file_read(const struct pml_policy *policy);
 
 /* Flushes stdout; a write error (a full disk, a closed pipe) is a failure. */
 int cli_finish_output(int status);

@@ -4,10 +4,18 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "evaluate.h"
 #include "live/live.h"
 #include "output/text.h"
+#include "safe_read.h"
+
+#ifndef PML_DEFAULT_CONF
+#error "PML_DEFAULT_CONF must name the default policy file"
+#endif
 
 static void emit_stderr(void *ctx, int priority, const char *message)
 {
@@ -34,11 +42,92 @@ void cli_log_init(struct pml_log *log, struct cli_log_state *state)
 	};
 }
 
-bool cli_main_file_read(const struct pml_policy *policy,
-			const struct cli_options *options)
+bool cli_main_file_read(const struct pml_policy *policy)
 {
-	return policy->n_files > 0 &&
-	       strcmp(policy->files[0].name, options->source.path) == 0;
+	return policy->n_files > 0 && !policy->files[0].dropin;
+}
+
+int cli_source_tree(const char *target, const char *file, const char *name,
+		    uid_t owner, struct cli_source *out)
+{
+	const char *base = strrchr(target, '/') + 1;
+	const char *main_name = strrchr(PML_DEFAULT_CONF, '/') + 1;
+	size_t dir_len = (size_t)(base - 1 - target), parent_len;
+	char shown[PML_DESCRIBE_MAX];
+
+	*out = (struct cli_source){
+		.source = { .path = target, .owner = 0, .candidate = &out->candidate },
+		.candidate = { .path = file, .name = name, .owner = owner },
+	};
+	/* The parent of TARGET's directory, and that directory's name. */
+	for (parent_len = dir_len; parent_len > 0 && target[parent_len - 1] != '/';)
+		parent_len--;
+	if (dir_len - parent_len == strlen(PML_DROPIN_DIR) &&
+	    strncmp(target + parent_len, PML_DROPIN_DIR, dir_len - parent_len) == 0) {
+		if (!pml_is_dropin_name(base)) {
+			fprintf(stderr,
+				"memlockctl: %s: pam_memlock never reads it: drop-ins are read only when their names end in \".conf\" and do not start with \".\"\n",
+				pml_escape(target, shown, sizeof(shown)));
+			return CLI_EXIT_FAIL;
+		}
+		out->main = malloc(parent_len + strlen(main_name) + 1);
+		if (out->main == NULL) {
+			fprintf(stderr, "memlockctl: out of memory\n");
+			return CLI_EXIT_FAIL;
+		}
+		sprintf(out->main, "%.*s%s", (int)parent_len, target, main_name);
+		out->source.path = out->main;
+		out->candidate.dropin = base;
+	} else {
+		/* The main file of a tree, or a file the module reads alone. */
+		out->source.given = strcmp(base, main_name) != 0;
+	}
+	return CLI_EXIT_OK;
+}
+
+int cli_source_init(const struct cli_options *options, struct cli_source *out)
+{
+	if (options->as != NULL)
+		return cli_source_tree(options->as, options->source.path, NULL,
+				       PML_ANY_OWNER, out);
+	*out = (struct cli_source){ .source = options->source };
+	if (options->source.given)
+		out->source.owner = PML_ANY_OWNER;
+	return CLI_EXIT_OK;
+}
+
+void cli_source_free(struct cli_source *source)
+{
+	free(source->main);
+	source->main = NULL;
+}
+
+/*
+ * A candidate is validated whatever its owner and mode: CI or
+ * configuration management checks a file before it is installed.  What
+ * the module would refuse once it is installed as it is, is a note.
+ */
+void cli_note_source(FILE *out, const struct cli_source *source)
+{
+	const char *file = NULL;
+	char shown[PML_DESCRIBE_MAX];
+	struct stat st;
+
+	if (source->source.candidate != NULL)
+		file = source->candidate.path;
+	else if (source->source.owner == PML_ANY_OWNER)
+		file = source->source.path;
+	if (file == NULL || lstat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	pml_escape(file, shown, sizeof(shown));
+	if (st.st_uid != 0)
+		fprintf(out,
+			"%s: note: owned by uid %lu: pam_memlock reads only files that root owns; install it as root, mode 0644 (memlockctl install)\n",
+			shown, (unsigned long)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		fprintf(out,
+			"%s: note: writable by group or others: pam_memlock would refuse it; install it with mode 0644\n",
+			shown);
 }
 
 int cli_finish_output(int status)

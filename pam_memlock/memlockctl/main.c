@@ -8,6 +8,7 @@
  * change anything.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,9 @@ enum option_id {
 	OPT_SERVICE = 's',
 	OPT_STRICT = 'S',
 	OPT_VERSION = 'V',
+	/* Long options only: above any character. */
+	OPT_AS = 256,
+	OPT_STRICT_HOST,
 };
 
 #define OPTION_ALL                                \
@@ -45,6 +49,10 @@ enum option_id {
 #define OPTION_DRY_RUN                                    \
 	{                                                 \
 		"dry-run", no_argument, NULL, OPT_DRY_RUN \
+	}
+#define OPTION_AS                                     \
+	{                                             \
+		"as", required_argument, NULL, OPT_AS \
 	}
 #define OPTION_BUFFERS                                          \
 	{                                                       \
@@ -82,6 +90,10 @@ enum option_id {
 	{                                               \
 		"strict", no_argument, NULL, OPT_STRICT \
 	}
+#define OPTION_STRICT_HOST                                        \
+	{                                                         \
+		"strict-host", no_argument, NULL, OPT_STRICT_HOST \
+	}
 #define OPTION_VERSION                                    \
 	{                                                 \
 		"version", no_argument, NULL, OPT_VERSION \
@@ -94,13 +106,16 @@ enum option_id {
 /* Each command's own options (getopt_long's table). */
 static const struct option check_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_STRICT,
+	OPTION_STRICT_HOST,
 	OPTION_HELP,
 	OPTION_VERSION,
 	OPTIONS_END,
 };
 static const struct option explain_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_SERVICE,
 	OPTION_JSON,
 	OPTION_HELP,
@@ -109,6 +124,7 @@ static const struct option explain_options[] = {
 };
 static const struct option show_options[] = {
 	OPTION_CONF,
+	OPTION_AS,
 	OPTION_JSON,
 	OPTION_HELP,
 	OPTION_VERSION,
@@ -160,6 +176,7 @@ static const struct option measure_options[] = {
  * "no such option". */
 static const struct option all_options[] = {
 	OPTION_ALL,
+	OPTION_AS,
 	OPTION_BUFFERS,
 	OPTION_CONF,
 	OPTION_DRY_RUN,
@@ -170,6 +187,7 @@ static const struct option all_options[] = {
 	OPTION_ROOT,
 	OPTION_SERVICE,
 	OPTION_STRICT,
+	OPTION_STRICT_HOST,
 	OPTION_VERSION,
 	OPTIONS_END,
 };
@@ -210,12 +228,25 @@ static const struct command commands[] = {
 /* measure --entries, each: as many as one table holds. */
 #define ENTRIES_MAX 16
 
+/* The default main file's directory, where --as starts from. */
+static void default_dir(char dir[sizeof(PML_DEFAULT_CONF)])
+{
+	size_t len = (size_t)(strrchr(PML_DEFAULT_CONF, '/') - PML_DEFAULT_CONF);
+
+	/* "/" for a file in "/", whose prefix before the slash is empty. */
+	snprintf(dir, sizeof(PML_DEFAULT_CONF), "%.*s", len > 0 ? (int)len : 1,
+		 len > 0 ? PML_DEFAULT_CONF : "/");
+}
+
 static void usage(FILE *out)
 {
+	char dir[sizeof(PML_DEFAULT_CONF)];
+
+	default_dir(dir);
 	fprintf(out,
-		"Usage: memlockctl check [--conf FILE] [--strict]\n"
-		"       memlockctl explain USER [--service NAME] [--conf FILE] [--json]\n"
-		"       memlockctl show [--conf FILE] [--json]\n"
+		"Usage: memlockctl check [--conf FILE [--as TARGET]] [--strict] [--strict-host]\n"
+		"       memlockctl explain USER [--service NAME] [--conf FILE [--as TARGET]] [--json]\n"
+		"       memlockctl show [--conf FILE [--as TARGET]] [--json]\n"
 		"       memlockctl install NEW [--conf FILE]\n"
 		"       memlockctl doctor [USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]\n"
 		"       memlockctl status [USER...] [--all] [--conf FILE] [--json]\n"
@@ -243,15 +274,21 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -c, --conf FILE     read FILE instead of %s\n"
-		"                      and no memlock.d/ drop-ins (like conf= for the module);\n"
+		"                      and no memlock.d/ drop-ins (like conf= for the module),\n"
+		"                      whatever its owner and mode (check, explain, show);\n"
 		"                      the file to replace (install)\n"
+		"      --as TARGET     read the installed policy with --conf's FILE in place\n"
+		"                      of TARGET: the main file or memlock.d/NAME.conf, from\n"
+		"                      %s unless absolute (check, explain, show)\n"
 		"  -s, --service NAME  the PAM service of the session (explain); the services\n"
 		"                      to check, repeatable (doctor)\n"
 		"  -r, --root DIR      read every file under DIR, not /proc (doctor, status)\n"
 		"  -a, --all           every process, not only those in login sessions\n"
 		"                      (status, apply)\n"
 		"  -n, --dry-run       print what would change, change nothing (apply)\n"
-		"      --strict        warnings fail the check too (check)\n"
+		"      --strict        warnings about the policy fail the check too (check)\n"
+		"      --strict-host   so do warnings about this host: its users, groups,\n"
+		"                      services and memory (check)\n"
 		"  -e, --entries N     a ring of N entries, repeatable (measure; default\n"
 		"                      8 to 32768, and 4096 with --rings)\n"
 		"  -b, --buffers SIZE  registered buffers and mlock of SIZE (measure;\n"
@@ -268,7 +305,7 @@ static void usage(FILE *out)
 		"policy, (apply) a change that failed or (measure) a measurement that\n"
 		"could not be made or that the whole workload contradicts, 2 usage error.\n"
 		"See memlockctl(8).\n",
-		PML_DEFAULT_CONF);
+		PML_DEFAULT_CONF, dir);
 }
 
 static int usage_error(const char *fmt, const char *what)
@@ -281,23 +318,22 @@ static int usage_error(const char *fmt, const char *what)
 
 /*
  * The module wants an absolute path; on the command line a relative one
- * means "from here", joined to the working directory as written (no
- * symlink resolved, so the safety checks see what the user named).
+ * means "from DIR" (the working directory for NULL), joined as written
+ * (no symlink resolved, so the safety checks see what the user named).
  */
-static char *absolute_path(const char *path)
+static char *absolute_path(const char *path, const char *dir)
 {
-	char *cwd, *joined;
+	char *cwd = NULL, *joined;
 
 	while (strncmp(path, "./", 2) == 0)
 		path += 2;
 	if (path[0] == '/')
 		return strdup(path);
-	cwd = getcwd(NULL, 0);
-	if (cwd == NULL)
+	if (dir == NULL && (dir = cwd = getcwd(NULL, 0)) == NULL)
 		return NULL;
-	joined = malloc(strlen(cwd) + strlen(path) + 2);
+	joined = malloc(strlen(dir) + strlen(path) + 2);
 	if (joined != NULL)
-		sprintf(joined, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/", path);
+		sprintf(joined, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", path);
 	free(cwd);
 	return joined;
 }
@@ -322,6 +358,8 @@ static void short_options(const struct option *options, char *buf, size_t len)
 
 	buf[used++] = ':';
 	for (; options->name != NULL && used + 3 < len; options++) {
+		if (options->val > CHAR_MAX)
+			continue;
 		buf[used++] = (char)options->val;
 		if (options->has_arg == required_argument)
 			buf[used++] = ':';
@@ -360,8 +398,8 @@ int main(int argc, char **argv)
 		.entries = entries,
 	};
 	const struct command *command;
-	const char *conf = NULL;
-	char *conf_path = NULL, shorts[32];
+	const char *conf = NULL, *as = NULL;
+	char *conf_path = NULL, *as_path = NULL, shorts[32];
 	int c, rc;
 
 	if (argc < 2)
@@ -418,8 +456,16 @@ int main(int argc, char **argv)
 				return usage_error("%s needs an absolute directory", "--root");
 			options.root = optarg;
 			break;
+		case OPT_AS:
+			if (optarg[0] == '\0')
+				return usage_error("%s needs a file name", "--as");
+			as = optarg;
+			break;
 		case OPT_STRICT:
 			options.strict = true;
+			break;
+		case OPT_STRICT_HOST:
+			options.strict = options.strict_host = true;
 			break;
 		case OPT_ALL:
 			options.all = true;
@@ -472,8 +518,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);
+	if (as != NULL && conf == NULL)
+		return usage_error("%s needs --conf, the file to read in its place", "--as");
 	if (conf != NULL) {
-		conf_path = absolute_path(conf);
+		conf_path = absolute_path(conf, NULL);
 		if (conf_path == NULL) {
 			perror("memlockctl: --conf");
 			return CLI_EXIT_FAIL;
@@ -481,7 +529,20 @@ int main(int argc, char **argv)
 		options.source.path = conf_path;
 		options.source.given = true;
 	}
+	if (as != NULL) {
+		char dir[sizeof(PML_DEFAULT_CONF)];
+
+		default_dir(dir);
+		as_path = absolute_path(as, dir);
+		if (as_path == NULL) {
+			perror("memlockctl: --as");
+			free(conf_path);
+			return CLI_EXIT_FAIL;
+		}
+		options.as = as_path;
+	}
 	rc = command->run(&options);
 	free(conf_path);
+	free(as_path);
 	return rc;
 }

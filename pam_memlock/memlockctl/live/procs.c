@@ -236,12 +236,17 @@ int proc_parse_slurm_job(const char *text, bool *has, unsigned *job)
 
 			if (c + len > end)
 				len = (size_t)(end - c);
-			if (prev != NULL && job_component(c, len, job) &&
+			unsigned id;
+
+			/* *job is written only for a job's cgroup: a
+			 * "job_N" anywhere else is not Slurm's. */
+			if (prev != NULL && job_component(c, len, &id) &&
 			    (ends_with(prev, prev_len, "slurmstepd.scope") ||
 			     (before != NULL && strncmp(prev, "uid_", 4) == 0 &&
 			      (ends_with(before, before_len, "slurm") ||
 			       strncmp(before, "slurm_", 6) == 0)))) {
 				*has = true;
+				*job = id;
 				return 0;
 			}
 			before = prev, before_len = prev_len;

@@ -17,10 +17,9 @@
 #include <unistd.h>
 
 #include "measure/measure.h"
-#include "output/text.h"
 #include "evaluate.h"
 #include "lint.h"
-#include "safe_read.h"
+#include "output/text.h"
 
 /* NULL with one of these errno values means "no such entry" (getpwnam(3));
  * anything else is NSS failing, and then nothing can be said. */
@@ -100,8 +99,8 @@ static int by_bytes(const struct dirent **a, const struct dirent **b)
 }
 
 /* Files in memlock.d/ that the module will never read: named one by one,
- * so that "10-audio.CONF" does not sit there unnoticed. */
-static void warn_ignored_dropins(const char *main_path, const struct pml_log *log)
+ * so that "10-audio.CONF" does not sit there unnoticed.  Returns how many. */
+static unsigned warn_ignored_dropins(const char *main_path, const struct pml_log *log)
 {
 	const char *slash = strrchr(main_path, '/');
 	char dir[PATH_MAX], file[PATH_MAX + 256];
@@ -111,7 +110,7 @@ static void warn_ignored_dropins(const char *main_path, const struct pml_log *lo
 	if (slash == NULL ||
 	    snprintf(dir, sizeof(dir), "%.*s/" PML_DROPIN_DIR, (int)(slash - main_path),
 		     main_path) >= (int)sizeof(dir))
-		return;
+		return 0;
 	n = scandir(dir, &names, ignored, by_bytes);
 	for (i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
@@ -119,27 +118,10 @@ static void warn_ignored_dropins(const char *main_path, const struct pml_log *lo
 			   "warning: never read: drop-ins are read only when their names end in \".conf\" and do not start with \".\"");
 		free(names[i]);
 	}
-	if (n >= 0)
-		free(names);
-}
-
-/*
- * A candidate named by --conf is validated whatever its owner and mode:
- * CI or configuration management lints a file before it is installed.
- * What the module would refuse once it is installed as it is, is a note.
- */
-static void note_candidate(const char *path, const char *shown)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	if (st.st_uid != 0)
-		printf("%s: note: owned by uid %lu: pam_memlock reads only files that root owns; install it as root, mode 0644 (memlockctl install)\n",
-		       shown, (unsigned long)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-		printf("%s: note: writable by group or others: pam_memlock would refuse it; install it with mode 0644\n",
-		       shown);
+	if (n < 0)
+		return 0;
+	free(names);
+	return (unsigned)n;
 }
 
 /* Did the policy fail only because this (unprivileged) user may not read a
@@ -151,68 +133,105 @@ static bool unreadable_here(const char *path)
 
 /* Where the kernel charges rings to the limit, a limit below one ring of
  * the size explain counts in: measured, so only as root (measure.h). */
-static void lint_rings(const struct pml_policy *policy,
-		       const struct pml_machine *machine, const struct pml_log *log)
+static struct pml_lint_count lint_rings(const struct pml_policy *policy,
+					const struct pml_machine *machine,
+					const struct pml_log *log)
 {
+	struct pml_lint_count none = { 0 };
 	struct measure_rings rings;
 
 	if (geteuid() != 0)
-		return;
+		return none;
 	measure_default_rings(&rings);
-	if (rings.status == 0)
-		pml_lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
-			      rings.release, log);
+	if (rings.status != 0)
+		return none;
+	return pml_lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
+			     rings.release, log);
+}
+
+/* What the closing line names: the file checked, or the candidate and
+ * the file it stands for. */
+static void checked_name(const struct cli_options *options, char *buf, size_t len)
+{
+	char path[PML_DESCRIBE_MAX], as[PML_DESCRIBE_MAX];
+
+	pml_escape(options->source.path, path, sizeof(path));
+	if (options->as != NULL)
+		snprintf(buf, len, "%s as %s", path, pml_escape(options->as, as, sizeof(as)));
+	else
+		snprintf(buf, len, "%s", path);
+}
+
+/* Under --strict, warnings about the policy fail; under --strict-host,
+ * those about this host too. */
+static bool strict_fails(const struct cli_options *options, const char *name,
+			 struct pml_lint_count count)
+{
+	if (options->strict && count.policy > 0) {
+		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
+			name, count.policy, cli_plural(count.policy, "warning", "warnings"));
+		return true;
+	}
+	if (options->strict_host && count.host > 0) {
+		fprintf(stderr, "memlockctl: %s: %u host %s, and --strict-host makes them fail\n",
+			name, count.host, cli_plural(count.host, "warning", "warnings"));
+		return true;
+	}
+	return false;
 }
 
 int cli_check(const struct cli_options *options)
 {
 	struct cli_log_state state;
 	struct pml_log log;
-	struct pml_source source = options->source;
+	struct cli_source source;
 	struct pml_policy policy;
 	struct pml_machine machine;
-	char path[PML_DESCRIBE_MAX];
-	unsigned warnings;
+	struct pml_lint_count count;
+	unsigned ignored;
+	char name[2 * PML_DESCRIBE_MAX + 8];
 	int rc;
 
 	/* Escaped as the "FILE:LINE:" messages above it are. */
-	pml_escape(options->source.path, path, sizeof(path));
+	checked_name(options, name, sizeof(name));
+	rc = cli_source_init(options, &source);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	cli_log_init(&log, &state);
-	if (source.given)
-		source.owner = PML_ANY_OWNER;
-	rc = pml_load(&source, &log, &policy, &machine);
+	rc = pml_load(&source.source, &log, &policy, &machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
 				"memlockctl: %s: uid %lu cannot read it; pam_memlock runs as root and can: run memlockctl check as root\n",
-				path, (unsigned long)geteuid());
+				name, (unsigned long)geteuid());
 		else if (state.errors > 0)
 			fprintf(stderr,
 				"memlockctl: %s: invalid (%u %s): pam_memlock would refuse this policy and change no limit\n",
-				path, state.errors,
+				name, state.errors,
 				cli_plural(state.errors, "error", "errors"));
+		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
 	}
-	if (source.given)
-		note_candidate(options->source.path, path);
-	else
-		warn_ignored_dropins(options->source.path, &log);
-	pml_lint(&policy, &machine, &nss, &log);
-	lint_rings(&policy, &machine, &log);
-	/* Every warning went through the logger: the lint's and the ignored
-	 * drop-ins'. */
-	warnings = state.warnings;
-	if (warnings > 0 && options->strict) {
-		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
-			path, warnings, cli_plural(warnings, "warning", "warnings"));
+	cli_note_source(stdout, &source);
+	/* The tree's own files the module never reads: about the files
+	 * checked, so about the policy. */
+	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
+	count = pml_lint(&policy, &machine, &nss, &log);
+	count.policy += ignored;
+	count.host += lint_rings(&policy, &machine, &log).host;
+	cli_source_free(&source);
+	if (strict_fails(options, name, count)) {
 		pml_policy_free(&policy);
 		return CLI_EXIT_FAIL;
 	}
-	printf("%s: %s", path,
-	       cli_main_file_read(&policy, options) ? "OK"
-						    : "not present, built-in defaults; OK");
-	if (warnings > 0)
-		printf(", %u %s", warnings, cli_plural(warnings, "warning", "warnings"));
+	printf("%s: %s", name,
+	       cli_main_file_read(&policy) || options->as != NULL
+		       ? "OK"
+		       : "not present, built-in defaults; OK");
+	if (count.policy > 0)
+		printf(", %u %s", count.policy, cli_plural(count.policy, "warning", "warnings"));
+	if (count.host > 0)
+		printf(", %u host %s", count.host, cli_plural(count.host, "warning", "warnings"));
 	printf(" (%zu %s, %zu %s)\n", policy.n_files,
 	       cli_plural(policy.n_files, "file", "files"), policy.n_rules,
 	       cli_plural(policy.n_rules, "rule", "rules"));

@@ -427,9 +427,8 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 
 int cli_explain(const struct cli_options *options)
 {
-	/* The same request the module's session code makes. */
-	const struct pml_request request = {
-		.source = options->source,
+	struct cli_source source;
+	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
 	};
@@ -437,15 +436,26 @@ int cli_explain(const struct cli_options *options)
 	struct measure_rings rings;
 	struct cli_log_state state;
 	struct pml_log log;
+	int rc;
 
+	rc = cli_source_init(options, &source);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	/* The same request the module's session code makes, but that a
+	 * candidate (--conf) is read whatever its owner and mode. */
+	request.source = source.source;
 	cli_log_init(&log, &state);
-	if (pml_evaluate(&request, &log, &evaluation) < 0)
-		return CLI_EXIT_FAIL;
-	measure_default_rings(&rings);
-	if (options->json)
-		print_json(&evaluation, &rings);
-	else
-		print_text(&evaluation, &rings);
-	pml_evaluation_free(&evaluation);
-	return cli_finish_output(CLI_EXIT_OK);
+	rc = pml_evaluate(&request, &log, &evaluation);
+	if (rc == 0) {
+		/* On standard error, apart from what programs read. */
+		cli_note_source(stderr, &source);
+		measure_default_rings(&rings);
+		if (options->json)
+			print_json(&evaluation, &rings);
+		else
+			print_text(&evaluation, &rings);
+		pml_evaluation_free(&evaluation);
+	}
+	cli_source_free(&source);
+	return rc < 0 ? CLI_EXIT_FAIL : cli_finish_output(CLI_EXIT_OK);
 }

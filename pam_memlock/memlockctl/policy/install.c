@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl install NEW [--conf TARGET]: validates NEW with the module's
- * own loader, then writes it to a temporary file beside TARGET (owned by
- * root, mode 0644), fsyncs it and renames it over TARGET, as visudo does;
- * on any error TARGET is left as it was.
+ * memlockctl install NEW [--conf TARGET]: writes NEW to a temporary file
+ * beside TARGET (owned by root, mode 0644), fsyncs it, validates what the
+ * module will then read (the installed files of TARGET's tree, with the
+ * temporary file in TARGET's place) with the module's own loader, and
+ * renames it over TARGET, as visudo does; on any error TARGET is left as
+ * it was.
  *
  * A session reads TARGET whole or not at all: rename(2) swaps the name in
  * one step, so a reader opens either the old file or the new one, never a
@@ -28,29 +30,6 @@
  * drop-in, whichever directory TARGET is in. */
 #define TEMP_PREFIX "."
 #define TEMP_SUFFIX ".memlockctl-XXXXXX"
-
-/* Messages about the temporary file name NEW instead: that is what the
- * user wrote and can fix. */
-struct install_log {
-	struct cli_log_state state;
-	const char *temp;  /* the temporary file's path */
-	const char *shown; /* NEW, escaped */
-};
-
-static void emit(void *ctx, int priority, const char *message)
-{
-	struct install_log *log = ctx;
-	size_t len = strlen(log->temp);
-
-	if (priority <= LOG_ERR)
-		log->state.errors++;
-	else if (priority == LOG_WARNING)
-		log->state.warnings++;
-	if (strncmp(message, log->temp, len) == 0)
-		fprintf(stderr, "%s%s\n", log->shown, message + len);
-	else
-		fprintf(stderr, "memlockctl: %s\n", message);
-}
 
 /* Reads NEW, at most one byte past the policy size limit (the loader then
  * refuses it as too large). */
@@ -139,13 +118,9 @@ static int fail(const char *what, const char *path, int err)
 int cli_install(const struct cli_options *options)
 {
 	const char *target = options->source.path;
-	struct install_log state = { .state = { 0 } };
-	struct pml_log log = {
-		.emit = emit,
-		.ctx = &state,
-		.max_priority = LOG_WARNING,
-	};
-	struct pml_source source = { .given = true, .owner = 0 };
+	struct cli_log_state state;
+	struct pml_log log;
+	struct cli_source tree = { .main = NULL };
 	struct pml_policy policy;
 	char new_shown[PML_DESCRIBE_MAX], target_shown[PML_DESCRIBE_MAX];
 	char *data = NULL, *dir = NULL, *temp = NULL;
@@ -167,6 +142,11 @@ int cli_install(const struct cli_options *options)
 		free(data);
 		return fail("cannot install", target, rc);
 	}
+	/* What the module will read once TEMP is renamed: the files already
+	 * installed beside TARGET, with TEMP's bytes in its place.  Messages
+	 * about them name NEW, which is what the user wrote and can fix. */
+	if (cli_source_tree(target, temp, options->new_file, 0, &tree) != CLI_EXIT_OK)
+		goto out;
 	fd = mkstemp(temp);
 	if (fd < 0) {
 		rc = fail("cannot create a file beside", target, -errno);
@@ -186,20 +166,18 @@ int cli_install(const struct cli_options *options)
 	}
 	fd = -1;
 	/* The bytes on disk, through the module's loader and its checks. */
-	state.temp = temp;
-	state.shown = new_shown;
-	source.path = temp;
-	rc = pml_policy_load(&source, page > 0 ? (uint64_t)page : 4096, &log,
+	cli_log_init(&log, &state);
+	rc = pml_policy_load(&tree.source, page > 0 ? (uint64_t)page : 4096, &log,
 			     &policy);
 	if (rc < 0) {
 		if (rc == -ENOMEM)
 			fprintf(stderr, "memlockctl: out of memory\n");
 		else
 			fprintf(stderr,
-				"memlockctl: %s: invalid (%u %s): %s left as it was\n",
-				new_shown, state.state.errors,
-				cli_plural(state.state.errors, "error", "errors"),
-				target_shown);
+				"memlockctl: %s%s%s: invalid (%u %s): %s left as it was\n",
+				new_shown, tree.source.given ? "" : " as ",
+				tree.source.given ? "" : target_shown, state.errors,
+				cli_plural(state.errors, "error", "errors"), target_shown);
 		goto out_unlink;
 	}
 	pml_policy_free(&policy);
@@ -222,6 +200,7 @@ out_unlink:
 		close(fd);
 	unlink(temp);
 out:
+	cli_source_free(&tree);
 	free(data);
 	free(dir);
 	free(temp);

@@ -4,9 +4,17 @@
  * (they are legal, and may be meant) but that an operator most likely did
  * not intend.  `memlockctl check` prints them; the module never asks.
  *
- * Every warning is logged at LOG_WARNING as "FILE:LINE: warning: message",
- * and none is ever given without being certain: a warning that cries wolf
- * teaches people to ignore `check`, and `check --strict` fails on them.
+ * Each finding is one of two kinds.  A warning about the policy is one
+ * that every host would give for the same files: configuration management
+ * can fail on it everywhere (check --strict).  A warning about this host
+ * rests on its facts as well: the users, groups and PAM services it knows,
+ * its memory.  The same template can be right on one host and draw a host
+ * warning on another, so only check --strict-host fails on those.
+ *
+ * Every finding is logged at LOG_WARNING as "FILE:LINE: warning: message"
+ * or "FILE:LINE: host warning: message", and none is ever given without
+ * being certain: a warning that cries wolf teaches people to ignore
+ * `check`.
  */
 #ifndef PML_LINT_H
 #define PML_LINT_H
@@ -35,6 +43,16 @@ struct pml_lint_names {
 	void *ctx;
 };
 
+enum pml_finding {
+	PML_FINDING_POLICY, /* any host would say the same of these files */
+	PML_FINDING_HOST,   /* this host's names or memory make it so */
+};
+
+/* How many findings of each kind were logged. */
+struct pml_lint_count {
+	unsigned policy, host;
+};
+
 /*
  * Looks for, in this order: at the top level, then rule by rule,
  *   - a rule that never decides, because a later rule matches every session
@@ -42,8 +60,11 @@ struct pml_lint_names {
  *   - a rule that a later, broader rule (by its narrowest key: user, then
  *     group, uid, service) overrides for the sessions both can match, with
  *     other limits (the first such rule is named, the others counted);
- *   - a soft limit above the hard limit, once both are worked out for
- *     MACHINE (the module would lower soft to hard);
+ *   - a group rule after another group rule that a user can be in as well,
+ *     which gives less (both limits at most the earlier rule's on every
+ *     machine, one of them lower on some);
+ *   - a soft limit above the hard limit, once both are worked out (for
+ *     MACHINE, where a share of RAM is involved);
  *   - a share of RAM that the floor or the ceiling always overrides on
  *     MACHINE;
  *   - a limit, soft or hard of "0", or below 64 KiB (the kernel's default
@@ -51,25 +72,47 @@ struct pml_lint_names {
  *     (limits.conf counts memlock in KiB);
  *   - a rule's floor or ceiling where its limits are fixed sizes;
  *   - a user, group or PAM service that NAMES says is unknown (NAMES may
- *     be NULL).
- * Returns how many warnings were logged.
+ *     be NULL);
+ * and last, a top-level key that a drop-in sets after an earlier drop-in
+ * set it (the main file's keys are there to be replaced; two drop-ins
+ * that set one key are most often a leftover copy).  Limits that hold on
+ * every machine are compared on machines of 64 MiB to 64 PiB whose
+ * available memory is their RAM, with MACHINE's page size.
  */
-unsigned pml_lint(const struct pml_policy *policy,
-		  const struct pml_machine *machine,
-		  const struct pml_lint_names *names, const struct pml_log *log);
+struct pml_lint_count pml_lint(const struct pml_policy *policy,
+			       const struct pml_machine *machine,
+			       const struct pml_lint_names *names,
+			       const struct pml_log *log);
+
+/* --- What lint.c and lint_order.c share -------------------------------- */
+
+/* Logs one finding of KIND at AT, and counts it. */
+void pml_lint_warn(const struct pml_policy *policy, struct pml_origin at,
+		   enum pml_finding kind, const struct pml_log *log,
+		   struct pml_lint_count *count, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/*
+ * The findings about the order of the rules for the rule at INDEX: the
+ * first three of pml_lint's list.
+ */
+void pml_lint_order(const struct pml_policy *policy, size_t index,
+		    const struct pml_machine *machine,
+		    const struct pml_lint_names *names, const struct pml_log *log,
+		    struct pml_lint_count *count);
 
 /*
  * What check adds where it can measure (as root): a soft limit, at the top
  * level or in a rule, worked out for MACHINE, below RING bytes, what one
  * io_uring ring of ENTRIES entries costs on the kernel RELEASE (the caller
  * measured it).  Each is named once, at the setting that gives it.  RING 0
- * (the kernel charges rings to no limit) finds nothing.  Returns how many
- * warnings were logged.
+ * (the kernel charges rings to no limit) finds nothing.  These are
+ * findings about this host (its kernel).  Returns how many were logged.
  */
-unsigned pml_lint_ring(const struct pml_policy *policy,
-		       const struct pml_machine *machine, uint64_t ring,
-		       unsigned entries, const char *release,
-		       const struct pml_log *log);
+struct pml_lint_count pml_lint_ring(const struct pml_policy *policy,
+				    const struct pml_machine *machine, uint64_t ring,
+				    unsigned entries, const char *release,
+				    const struct pml_log *log);
 
 /*
  * Does the later rule LATER match every session that EARLIER matches?
@@ -79,13 +122,22 @@ unsigned pml_lint_ring(const struct pml_policy *policy,
  */
 bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier);
 
+enum pml_overlap {
+	PML_OVERLAP_NEVER,    /* no session can match both (here) */
+	PML_OVERLAP_ANYWHERE, /* on any host, some session can match both */
+	/* One names users and the other uid ranges, so only the users' uids
+	 * tell, and on this host NAMES gives one of them a uid in the ranges. */
+	PML_OVERLAP_HERE,
+};
+
 /*
- * Can one session match both A and B?  False only when a key both have
- * (user, service, uid) has nothing in common, or when one names users and
- * the other uid ranges, and NAMES (may be NULL) gives every such user a
- * uid outside the ranges.  Groups can always overlap.
+ * Can one session match both A and B?  Never when a key both have (user,
+ * service, uid) has nothing in common.  Where one names users and the
+ * other uid ranges, only NAMES can tell (may be NULL, or without
+ * user_uid: then it cannot): here, if it gives one of the users a uid in
+ * the ranges, else never.  Groups can always overlap.
  */
-bool pml_rules_may_overlap(const struct pml_rule *a, const struct pml_rule *b,
-			   const struct pml_lint_names *names);
+enum pml_overlap pml_rules_overlap(const struct pml_rule *a, const struct pml_rule *b,
+				   const struct pml_lint_names *names);
 
 #endif

@@ -106,15 +106,14 @@ static void text_rule(const struct pml_policy *policy, const struct pml_rule *ru
 	printf(" }%s\n", last ? "" : ",");
 }
 
-static void print_text(const struct pml_policy *policy,
-		       const struct cli_options *options)
+static void print_text(const struct pml_policy *policy, const struct pml_source *source)
 {
 	size_t i;
 
 	printf("# The effective policy, files merged in this order:\n");
-	if (!cli_main_file_read(policy, options)) {
+	if (!cli_main_file_read(policy)) {
 		printf("#   ");
-		cli_print_escaped(stdout, options->source.path);
+		cli_print_escaped(stdout, source->path);
 		printf(" (not present: built-in defaults)\n");
 	}
 	for (i = 0; i < policy->n_files; i++) {
@@ -226,8 +225,7 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 	cli_json_close_object(j);
 }
 
-static void print_json(const struct pml_policy *policy,
-		       const struct cli_options *options)
+static void print_json(const struct pml_policy *policy, const struct pml_source *source)
 {
 	struct cli_json j;
 	enum pml_key key;
@@ -236,9 +234,9 @@ static void print_json(const struct pml_policy *policy,
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
 	cli_json_key(&j, "main_file");
-	cli_json_string(&j, options->source.path);
+	cli_json_string(&j, source->path);
 	cli_json_key(&j, "main_file_present");
-	cli_json_bool(&j, cli_main_file_read(policy, options));
+	cli_json_bool(&j, cli_main_file_read(policy));
 	cli_json_key(&j, "files");
 	cli_json_open_array(&j);
 	for (i = 0; i < policy->n_files; i++)
@@ -264,16 +262,26 @@ int cli_show(const struct cli_options *options)
 {
 	struct cli_log_state state;
 	struct pml_log log;
+	struct cli_source source;
 	struct pml_policy policy;
 	struct pml_machine machine;
+	int rc;
 
+	rc = cli_source_init(options, &source);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	cli_log_init(&log, &state);
-	if (pml_load(&options->source, &log, &policy, &machine) < 0)
+	if (pml_load(&source.source, &log, &policy, &machine) < 0) {
+		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
+	}
+	/* On standard error: the text on standard output is a policy file. */
+	cli_note_source(stderr, &source);
 	if (options->json)
-		print_json(&policy, options);
+		print_json(&policy, &source.source);
 	else
-		print_text(&policy, options);
+		print_text(&policy, &source.source);
 	pml_policy_free(&policy);
+	cli_source_free(&source);
 	return cli_finish_output(CLI_EXIT_OK);
 }

@@ -11,7 +11,10 @@
 #      the end-to-end tests driving trixie's own sshd, su and runuser
 #      included;
 #   3. make check again, built with --enable-sanitizers (ASan+UBSan, no
-#      recovery).
+#      recovery);
+#   4. one policy language on libconfig 1.5 and 1.7.3: this machine's build
+#      and the root's, file by file (.ci/libconfig-compare.sh), when this
+#      machine's libconfig is another version.
 #
 #   .ci/debian13.sh [BUILD_DIR]     BUILD_DIR: a configured tree ($PML_BUILD_DIR or .)
 #
@@ -23,6 +26,7 @@ build=${1:-${PML_BUILD_DIR:-$top}}
 . "$top/.ci/root.sh"
 root_enter "$0" "$@" || exit 1
 . "$top/.ci/tap.sh"
+. "$top/.ci/libconfig-compare.sh"
 export LC_ALL=C.UTF-8
 release=trixie
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -84,7 +88,9 @@ build_in() {
 		"$jobs" "/$dir" "$@" >"$root/$dir.log" 2>&1
 }
 
+plain_built=false
 if build_in plain; then
+	plain_built=true
 	ok "configure and make with trixie's gcc"
 	warnings=$(grep -E ':[0-9]+:[0-9]+: (warning|error): ' "$root/plain.log")
 	if [ -z "$warnings" ]; then
@@ -116,6 +122,13 @@ if build_in sanitizers --enable-sanitizers; then
 else
 	not_ok "configure --enable-sanitizers and make with trixie's gcc" \
 		"$(tail -n 30 "$root/sanitizers.log")"
+fi
+elapsed "sanitizers done"
+
+if $plain_built; then
+	libconfig_compare "$root" /plain
+else
+	skip "libconfig 1.5 and 1.7.3 compared" "the build in the root failed"
 fi
 elapsed "done"
 tap_end

@@ -15,7 +15,7 @@
  * Each text goes through pml_policy_add_text and pml_policy_validate, as
  * the module's loader does after the safe open; NAME is the file's base
  * name, so the output does not depend on where the files are.  Not a test
- * of its own: tests/libconfig-versions.sh runs it in both builds.
+ * of its own: .ci/libconfig-compare.sh runs it in both builds.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,8 @@
  * private nsswitch.conf ("passwd: files ldap", "group: files ldap"),
  * nslcd.conf and /run/nslcd.  The data (tests/directory/gen-ldif.py):
  * 20,000 users pmlu00001.., 5,000 groups pmlg0001.., pmlu00001 in 300 of
- * them, pmlbig with all 20,000 users.  Cases (issue 18, 1 to 4):
+ * them, pmlbig with all 20,000 users.  A directory is where NSS is slow
+ * and fails, so the cases are what a site with LDAP depends on:
  *
  *   - 100 group rules and a uid rule give each of 40 users the limit the
  *     layout says, through LDAP; a user the directory does not know gets

@@ -184,8 +184,9 @@ START_TEST(fixture_is_what_glibc_reads)
 }
 END_TEST
 
-/* Item 1 of issue 13: the user's huge group used to fail every session
- * with PAM_SERVICE_ERR when any rule had a group or uid key. */
+/* A huge group the user is in must not fail the session (a buffer too
+ * small for it is no "database unavailable") when a rule names another
+ * group, or only a uid. */
 START_TEST(huge_group_does_not_fail_a_rule_naming_another)
 {
 	private_world(FILES_ONLY, TOP "rules = ( { group = \"small\"; limit = \"1 MiB\"; } );\n");
@@ -210,7 +211,7 @@ START_TEST(rule_naming_the_huge_group_matches)
 }
 END_TEST
 
-/* Item 2: every name of a gid matches, as with pam_limits. */
+/* Every name of a gid matches, as with pam_limits. */
 START_TEST(second_name_of_a_gid_matches)
 {
 	private_world(FILES_ONLY, TOP "rules = ( { group = \"staff-alias\"; limit = \"1 MiB\"; } );\n");
@@ -219,7 +220,8 @@ START_TEST(second_name_of_a_gid_matches)
 }
 END_TEST
 
-/* Item 8: "unknown user" and "user database unavailable" differ. */
+/* "Unknown user" and "user database unavailable" differ: a directory that
+ * is down must not be reported as a user who does not exist. */
 
 static void expect_untouched(const struct session *s, const char *user, int rc,
 			     const char *line)

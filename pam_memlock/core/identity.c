@@ -16,13 +16,23 @@
  * backend needs room for the longest line it reads past, not only for the
  * entry it returns, so one huge group makes every later lookup need as much.
  *
- * A group entry holds all its members' names: an Active Directory "Domain
- * Users" of a million members with 9-byte names needs some 18 MiB (each
- * name, its NUL and a pointer).  64 MiB holds over three million such
- * members; a source that still says ERANGE then counts as unreadable,
- * rather than growing a buffer without end inside sshd or login.
+ * Each ERANGE costs a whole fetch again: with nslcd, one more LDAP search
+ * of the group and all its members.  So the first buffer holds a big group
+ * already: 1 MiB is some 50,000 members of 9-byte names (each name, its NUL
+ * and a pointer).  glibc's own suggestion, sysconf(_SC_GETGR_R_SIZE_MAX),
+ * is 1 KiB: room for a small group, not for sizing a big one.  An
+ * allocation this large is mapped, not carved from the heap, and NSS
+ * touches only the pages it writes, so a lookup of small entries costs
+ * no more memory than before.
+ *
+ * An Active Directory "Domain Users" of a million members needs some
+ * 18 MiB; growing eightfold, that is the third fetch.  64 MiB holds over
+ * three million such members; a source that still says ERANGE then counts
+ * as unreadable, rather than growing a buffer without end inside sshd or
+ * login.
  */
-#define NSS_BUFFER_START ((size_t)16 * 1024)
+#define NSS_BUFFER_START ((size_t)1024 * 1024)
+#define NSS_BUFFER_GROWTH 8
 #define NSS_BUFFER_MAX ((size_t)64 * 1024 * 1024)
 
 struct nss_buffer {
@@ -57,7 +67,7 @@ static int group_by_name(const char *name, void *entry, char *buf, size_t len,
 /* The contents need not survive: each call starts afresh. */
 static int nss_buffer_grow(struct nss_buffer *b)
 {
-	size_t size = b->size == 0 ? NSS_BUFFER_START : b->size * 2;
+	size_t size = b->size == 0 ? NSS_BUFFER_START : b->size * NSS_BUFFER_GROWTH;
 
 	if (size > NSS_BUFFER_MAX)
 		return -EOVERFLOW;

@@ -84,7 +84,8 @@ static struct session *last;
 static const char passwd_text[] =
 	"root:x:0:0:root:/root:/bin/sh\n"
 	"pmluser:x:1000:1000:pml-test fixture:/:/bin/false\n"
-	"pmlother:x:1001:1001:pml-test fixture:/:/bin/false\n";
+	"pmlother:x:1001:1001:pml-test fixture:/:/bin/false\n"
+	"pmlhalf:x:1002:1002:pml-test fixture:/:/bin/false\n";
 
 /* The huge group comes first; staff and staff-alias share gid 5002. */
 static void write_group_file(void)
@@ -102,6 +103,7 @@ static void write_group_file(void)
 	fputs("pmluser\n"
 	      "pmluser:x:1000:\n"
 	      "pmlother:x:1001:\n"
+	      "pmlhalf:x:1002:\n"
 	      "small:x:5001:pmluser\n"
 	      "staff:x:5002:pmluser\n"
 	      "staff-alias:x:5002:\n", f);
@@ -346,6 +348,34 @@ START_TEST(unavailable_group_database_is_a_service_error)
 }
 END_TEST
 
+/*
+ * glibc's getgrouplist passes over a source that fails while it asks (the
+ * directory timed out) and reports nothing: the group is missing from the
+ * list.  The group's own entry still names the user: the rule matches,
+ * and a warning says that a source failed.
+ */
+START_TEST(group_a_failing_source_dropped_still_counts)
+{
+	gid_t gids[64];
+	int n = 64, i;
+	struct group *remote;
+
+	private_world(PMLTEST_GROUP, TOP "rules = ( { group = \"pml-remote\"; limit = \"1 MiB\"; } );\n");
+	/* The fixture: the list lacks gid 6000, whose entry names pmlhalf. */
+	ck_assert_int_ge(getgrouplist("pmlhalf", 1002, gids, &n), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_ne(gids[i], 6000);
+	remote = getgrnam("pml-remote");
+	ck_assert_ptr_nonnull(remote);
+	ck_assert_str_eq(remote->gr_mem[0], "pmlhalf");
+	expect("pmlhalf", 1 * MiB);
+	ck_assert_msg(strstr(last->log, "<4> " PREFIX "group \"pml-remote\" lists user \"pmlhalf\" as a member, but getgrouplist did not return it: a group source may have failed; the group counts\n") != NULL,
+		      "log:\n%s", last->log);
+	expect("pmlother", TOP_LIMIT);
+	ck_assert_ptr_null(strstr(last->log, "getgrouplist did not return"));
+}
+END_TEST
+
 static bool can_unshare_mounts(void)
 {
 	int status;
@@ -425,6 +455,7 @@ int main(int argc, char **argv)
 	CASE(failing, try_again_is_a_service_error);
 	CASE(failing, not_found_is_user_unknown);
 	CASE(failing, unavailable_group_database_is_a_service_error);
+	CASE(failing, group_a_failing_source_dropped_still_counts);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, failing);
 	return pml_run_tap(s, skips, n_skips);

@@ -61,7 +61,7 @@ int pml_decide_loaded(const struct pml_policy *policy,
 	int rc;
 
 	if (policy->needs_nss) {
-		char user[256];
+		char user[256], group[256];
 
 		rc = pml_identity_lookup(identity, policy);
 		if (rc == -ESRCH)
@@ -77,6 +77,11 @@ int pml_decide_loaded(const struct pml_policy *policy,
 				strerror(-rc));
 		if (rc < 0)
 			return rc;
+		if (identity->missed_group != NULL)
+			pml_log(log, LOG_WARNING,
+				"group %s lists user %s as a member, but getgrouplist did not return it: a group source may have failed; the group counts",
+				pml_quote(identity->missed_group, group, sizeof(group)),
+				pml_quote(identity->user, user, sizeof(user)));
 	}
 	rule = pml_match(policy, identity);
 	if (pml_needs_available(policy, rule)) {

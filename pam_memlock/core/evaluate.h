@@ -51,9 +51,10 @@ void pml_evaluation_free(struct pml_evaluation *evaluation);
  * What pml_evaluate does once the policy is loaded, for callers that decide
  * for many users under one policy (memlockctl status and apply): looks
  * IDENTITY's user up if a rule needs it, probes "available" memory into
- * *MACHINE if the decision takes a share of it, and decides.  Returns 0
- * (free *identity with pml_identity_free), -ESRCH or another -errno
- * (logged; *identity then holds nothing to free).
+ * *MACHINE if the decision takes a share of it, and decides.  Logs a
+ * warning when a group's member list names the user and getgrouplist did
+ * not.  Returns 0 (free *identity with pml_identity_free), -ESRCH or
+ * another -errno (logged; *identity then holds nothing to free).
  */
 int pml_decide_loaded(const struct pml_policy *policy,
 		      struct pml_identity *identity, struct pml_machine *machine,

@@ -161,17 +161,36 @@ static bool has_gid(const struct lookup *l, gid_t gid)
 	return false;
 }
 
+static bool lists(char *const *members, const char *user)
+{
+	for (; *members != NULL; members++)
+		if (strcmp(*members, user) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Is NAME one of the user's groups?  By gid: getgrnam_r gives the gid the
  * name stands for, and that gid is either among the user's or not.  So
  * every name of a shared gid matches, and no group the user is in has its
  * member list fetched unless a rule names it.  A name NSS does not know
- * matches nothing.  Each name the user is in goes into identity->groups.
+ * matches nothing.
+ *
+ * Or by the member list that getgrnam_r brought anyway: glibc's
+ * getgrouplist skips a source that fails while it asks (an LDAP server
+ * that times out, an SSSD that restarts) and reports no error, so a group
+ * rule would quietly stop matching.  A group whose own entry names the
+ * user is the user's, as pam_limits counts it; the disagreement is kept
+ * for the caller to log.  A source that fails in both ways, or lists no
+ * members (SSSD's ignore_group_members), cannot be caught here.
+ *
+ * Each name the user is in goes into identity->groups.
  */
 static int ask_group(struct lookup *l, struct pml_identity *identity,
 		     const char *name, bool *member)
 {
 	struct group gr;
+	bool by_gid;
 	size_t i;
 	int rc;
 
@@ -184,13 +203,16 @@ static int ask_group(struct lookup *l, struct pml_identity *identity,
 	rc = nss_by_name_lookup(&l->buffer, group_by_name, name, &gr);
 	if (rc < 0)
 		return rc;
-	*member = rc == 1 && has_gid(l, gr.gr_gid);
+	by_gid = rc == 1 && has_gid(l, gr.gr_gid);
+	*member = by_gid || (rc == 1 && gr.gr_mem != NULL && lists(gr.gr_mem, identity->user));
 	if (*member) {
 		char *copy = strdup(name);
 
 		if (copy == NULL)
 			return -ENOMEM;
 		identity->groups[identity->n_groups++] = copy;
+		if (!by_gid && identity->missed_group == NULL)
+			identity->missed_group = copy;
 	}
 	l->asked[l->n_asked++] = (struct asked){ name, *member };
 	return 0;
@@ -287,5 +309,6 @@ void pml_identity_free(struct pml_identity *identity)
 	free(identity->groups);
 	identity->groups = NULL;
 	identity->n_groups = 0;
+	identity->missed_group = NULL;
 	identity->looked_up = false;
 }

@@ -17,11 +17,16 @@ struct pml_identity {
 	const char *service; /* PAM_SERVICE; may be NULL */
 	bool looked_up;	     /* uid and groups below are known */
 	uid_t uid;
-	/* Of the group names the policy's rules name, those whose gid is
-	 * among the user's (primary and supplementary) gids.  Only the names
-	 * the decision can depend on are looked up: see identity.c. */
+	/* Of the group names the policy's rules name, those the user is in:
+	 * by gid (primary and supplementary), or by the group's own member
+	 * list.  Only the names the decision can depend on are looked up:
+	 * see identity.c. */
 	char **groups;
 	size_t n_groups;
+	/* A group above that its member list names but getgrouplist did not
+	 * return: some group source failed while the list was made.  NULL
+	 * when the two agree. */
+	const char *missed_group;
 };
 
 /*

@@ -218,50 +218,72 @@ static int ask_group(struct lookup *l, struct pml_identity *identity,
 	return 0;
 }
 
+/* Asks RULE's group names until one is the user's. */
+static int ask_groups_of(struct lookup *l, struct pml_identity *identity,
+			 const struct pml_rule *rule, bool *member)
+{
+	size_t j;
+	int rc;
+
+	*member = false;
+	for (j = 0; j < rule->groups.n && !*member; j++)
+		if ((rc = ask_group(l, identity, rule->groups.v[j], member)) < 0)
+			return rc;
+	return 0;
+}
+
 /*
- * The group names the decision can depend on.  The last matching rule
+ * The group names SCOPE asks.  PML_GROUPS_DECIDING: the last matching rule
  * decides, so the rules are walked from the end and the walk stops at the
  * first one that matches: what only earlier rules name cannot change the
  * decision and is never asked of NSS.  Nor are the groups of a rule whose
  * other keys (user, service, uid) already fail.  pml_decide, given these
  * groups, finds the same rule as it would given all of them.
+ * PML_GROUPS_EVERY: the groups of every rule whose user and uid keys
+ * match, the service left aside.
  */
 static int ask_rule_groups(struct lookup *l, struct pml_identity *identity,
-			   const struct pml_policy *policy)
+			   const struct pml_policy *policy,
+			   enum pml_groups_scope scope)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = policy->n_rules; i-- > 0;) {
 		const struct pml_rule *rule = &policy->rules[i];
 		struct pml_rule others = *rule;
-		bool member = false;
+		bool member;
 		int rc;
 
 		others.groups.n = 0;
+		if (scope == PML_GROUPS_EVERY)
+			others.services.n = 0;
 		if (!pml_rule_matches(&others, identity))
 			continue;
-		for (j = 0; j < rule->groups.n && !member; j++)
-			if ((rc = ask_group(l, identity, rule->groups.v[j], &member)) < 0)
-				return rc;
-		if (rule->groups.n == 0 || member)
+		if ((rc = ask_groups_of(l, identity, rule, &member)) < 0)
+			return rc;
+		if (scope == PML_GROUPS_DECIDING && (rule->groups.n == 0 || member))
 			return 0;
 	}
 	return 0;
 }
 
 int pml_identity_lookup(struct pml_identity *identity,
-			const struct pml_policy *policy)
+			const struct pml_policy *policy,
+			enum pml_groups_scope scope)
 {
 	struct lookup l = { .gids = NULL };
 	struct passwd pw;
 	size_t i, names = 0;
 	int rc;
 
+	if (identity->user == NULL)
+		return -ESRCH;
 	rc = nss_by_name_lookup(&l.buffer, passwd_by_name, identity->user, &pw);
 	if (rc == 0)
 		rc = -ESRCH;
 	if (rc > 0) {
 		identity->uid = pw.pw_uid;
+		identity->uid_known = true;
 		rc = group_ids(identity->user, pw.pw_gid, &l.gids, &l.n_gids);
 	}
 	for (i = 0; i < policy->n_rules; i++)
@@ -274,7 +296,7 @@ int pml_identity_lookup(struct pml_identity *identity,
 	}
 	if (rc == 0) {
 		identity->looked_up = true;
-		rc = ask_rule_groups(&l, identity, policy);
+		rc = ask_rule_groups(&l, identity, policy, scope);
 	}
 	free(l.asked);
 	free(l.gids);

@@ -164,8 +164,9 @@ static int answer_for(struct live_scan *scan, const char *user,
 		.service = (char *)service,
 		.identity = { .user = user, .service = service },
 	};
-	a->rc = pml_decide_loaded(&scan->policy, &a->identity, &machine, log,
-				  &a->decision);
+	a->rc = pml_decide_loaded(&scan->policy, &a->identity,
+				  &(const struct pml_scope){ .groups = PML_GROUPS_DECIDING },
+				  &machine, log, &a->decision);
 	if (a->rc == -ENOMEM)
 		return a->rc;
 	if (a->rc == 0 && service == NULL)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl apply [USER...] [--all] [--dry-run] [--json]: brings running
- * processes to what the policy gives them now, with prlimit(2), through
- * the module's own plan (pml_apply_to): raise never lowers, set applies
- * exactly, a refused hard raise takes soft as far as the hard limit allows.
+ * memlockctl apply [USER...] [--all] [--service S] [--dry-run] [--json]:
+ * brings running processes to what the policy gives them now, with
+ * prlimit(2), through the module's own plan (pml_apply_to): raise never
+ * lowers, set applies exactly, a refused hard raise takes soft as far as
+ * the hard limit allows.
  *
  * Never touched: this process, PID 1, root's processes unless root is
  * named, and a process whose session's service is unknown where a rule
@@ -363,7 +364,8 @@ int cli_apply(const struct cli_options *options)
 	rc = cli_selection(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	if (live_scan("", &options->source, &selection, &log, &scan) < 0)
+	if (live_scan("", &options->source, &selection, options->service, &log,
+		      &scan) < 0)
 		return CLI_EXIT_FAIL;
 	if (options->json) {
 		cli_json_start(&j, stdout);
@@ -408,6 +410,9 @@ int cli_apply(const struct cli_options *options)
 		cli_json_close_object(&j);
 		cli_json_finish(&j);
 	} else {
+		if (scan.n_procs == 0)
+			printf("no process selected: %s\n",
+			       live_none_selected(&scan, &selection));
 		printf("%s: %u %s, %u unchanged, %u failed, %u skipped\n",
 		       options->dry_run ? "dry run" : "applied",
 		       t.counts[RESULT_CHANGED],
@@ -415,9 +420,7 @@ int cli_apply(const struct cli_options *options)
 		       t.counts[RESULT_UNCHANGED], t.counts[RESULT_FAILED],
 		       t.counts[RESULT_SKIPPED]);
 	}
-	if (scan.unreadable > 0)
-		fprintf(stderr, "memlockctl: %u %s skipped: not readable by this user\n",
-			scan.unreadable, cli_plural(scan.unreadable, "process", "processes"));
+	live_print_notes(&scan);
 	if (!options->dry_run)
 		log_run(&t);
 	live_scan_free(&scan);

@@ -33,6 +33,7 @@ fi
 ctl=$PML_BUILDDIR/memlockctl
 hold=$PML_BUILDDIR/tests/memlock_hold
 shim=$PML_BUILDDIR/tests/.libs/libsyslog_file.so
+cue=$PML_BUILDDIR/tests/.libs/libfault_cue.so
 # In a sanitizer build ASan must come first among the libraries; a preload
 # goes before it.  Harmless here: the shim replaces no allocator.
 asan_preload=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
@@ -86,6 +87,9 @@ rules = ( { service = "cron"; limit = "16 MiB"; },
 numname=$(policy numname 'limit = "8 MiB";
 rules = ( { user = "4242"; limit = "1 MiB"; mode = "set"; } );')
 half=$(policy half 'limit = "50%"; mode = "set";')
+cap_sys_resource() {
+	[ $(( 0x$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status) >> 24 & 1 )) = 1 ]
+}
 
 # spawn SOFT HARD [LOGINUID] -- COMMAND...: COMMAND as nobody under those
 # limits (and that loginuid, which gives it a session id); sets $pid, and
@@ -492,6 +496,64 @@ else
 	verdict "status: uid 4242 shows as a number, not known, with the top level's answer"
 	kill "$u4242"
 fi
+
+# --- Nothing changed is "unchanged", even where the plan wanted more.
+spawn 65536 65536 -- sleep 1000
+low=$pid
+wait_limits "$low" "65536 65536"
+"$ctl" apply nobody --conf "$raise8" >"$work/a.txt" 2>"$work/a.err"
+if cap_sys_resource; then
+	skip "apply: a hard raise refused with soft already at hard is unchanged, not changed" \
+		"with CAP_SYS_RESOURCE the hard raise succeeds"
+else
+	grep -q "^ *$low nobody .*64 KiB/64 KiB -> 64 KiB/64 KiB  unchanged (raising hard needs CAP_SYS_RESOURCE)$" "$work/a.txt" &&
+		grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
+	verdict "apply: a hard raise refused with soft already at hard is unchanged, not changed" "$work/a.txt"
+fi
+kill "$low"
+
+# --- A child acting as the owner, stopped by the owner: a bounded wait.
+spawn 8388608 8388608 -- sleep 1000
+s8=$pid
+wait_limits "$s8" "8388608 8388608"
+start=$SECONDS
+timeout 60 env LD_PRELOAD="$cue" PML_CUE_STOP_UNPRIVILEGED=1 ASAN_OPTIONS="$asan_preload" \
+	"$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(limits_of "$s8")" = "8388608 8388608" ] &&
+	grep -q "^ *$s8 nobody .*failed: the child acting as the process's owner did not answer in time (stopped?), and was killed$" "$work/a.txt"
+verdict "apply: a stopped child is given up after a bounded wait, and the process reported failed (rc $rc, $((SECONDS - start)) s)" "$work/a.txt"
+kill "$s8"
+
+# --- A pid that passes to a root process during apply.
+spawn 8388608 8388608 -- sleep 1000
+victim=$pid
+wait_limits "$victim" "8388608 8388608"
+# The cue may fire in a child that runs as nobody: its files go where
+# nobody may reach and write.
+chmod 0711 "$work" && mkdir -m 1777 "$work/cue"
+env LD_PRELOAD="$cue" PML_CUE_PRLIMIT_PID="$victim" PML_CUE_HOLD="$work/cue/hold" \
+	ASAN_OPTIONS="$asan_preload" "$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1 &
+applying=$!
+for i in $(seq 200); do [ -e "$work/cue/hold.ready" ] && break; sleep 0.05; done
+kill "$victim"
+wait "$victim" 2>/dev/null
+echo $((victim - 1)) >/proc/sys/kernel/ns_last_pid
+prlimit --memlock=8388608:8388608 sleep 1000 &
+newcomer=$!
+: >"$work/cue/hold.go"
+wait "$applying"
+if [ "$newcomer" != "$victim" ]; then
+	skip "apply: a pid that passed to a root process midway: that process is untouched" \
+		"the pid did not pass to the new process (ns_last_pid)"
+else
+	[ -e "$work/cue/hold.ready" ] && wait_limits "$newcomer" "8388608 8388608" &&
+		[ "$(limits_of "$newcomer")" = "8388608 8388608" ] &&
+		! grep -q "^ *$victim " "$work/a.txt" &&
+		grep -q "^applied: 0 changed, 0 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
+	verdict "apply: a pid that passed to a root process midway: that process is untouched" "$work/a.txt"
+fi
+kill "$newcomer"
 
 # --- Errors.
 "$ctl" status --all nobody >/dev/null 2>"$work/err"

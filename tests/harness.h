@@ -15,7 +15,12 @@ struct pml_skip {
 	const char *reason;
 };
 
-/* Runs SUITE (each case in its own forked child) and prints TAP. */
+/*
+ * Runs SUITE (each case in its own forked child) and prints TAP: its
+ * cases, then SKIPS, the cases that were not added to it, each as
+ * skipped with its reason.  A case in SKIPS that ran all the same is
+ * reported as failed: a skip counts only what did not run.
+ */
 int pml_run_tap(Suite *suite, const struct pml_skip *skips, size_t n_skips);
 
 /* The value of an environment variable the Makefile sets, or abort. */

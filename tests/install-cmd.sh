@@ -7,6 +7,7 @@ set -u
 umask 022
 
 ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+cue=$PML_BUILDDIR/tests/.libs/libfault_cue.so
 work=$(mktemp -d /tmp/pml-install-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
 n=0
@@ -24,7 +25,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP install makes root-owned files: run make check as root"
 	exit 0
 fi
-echo "1..16"
+echo "1..17"
 
 old='limit = "8 MiB";'
 fresh() { # a directory with TARGET t.conf holding $old; prints its path
@@ -190,3 +191,16 @@ printf 'limit = "16 MiB";\n' >"$d/new"
 rc=$?
 check "a drop-in name the module never reads is refused, nothing written" \
 	eval 'test $rc = 1 && nothing_new "$d" && grep -q "pam_memlock never reads it" "$work/err"'
+
+# 17. A signal between mkstemp and rename (here raised on cue at the first
+# fsync): held back until the temporary file is gone, so nothing is left;
+# the install completes, then the signal ends the process.
+d=$(fresh)
+printf 'limit = "16 MiB";\n' >"$d/new"
+env LD_PRELOAD="$cue" PML_CUE_FSYNC_SIGNAL=15 \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	"$ctl" install "$d/new" --conf "$d/t.conf" >"$work/out" 2>"$work/err"
+rc=$?
+check "a signal inside install leaves no temporary file, and takes effect after the rename (exit $rc)" \
+	test $rc = 143 -a "$(cat "$d/t.conf")" = 'limit = "16 MiB";' -a \
+	-z "$(find "$d" -name '.*memlockctl-*')"

@@ -431,6 +431,48 @@ $dir/memlock.conf: note: writable by group or others: pam_memlock would refuse i
 			skip "$t (strace)" "strace is not installed or cannot trace here"
 		done
 	fi
+
+	# explain's base of "available" is the user's slice, not the cgroup
+	# explain itself runs in: a fake cgroup tree (a tmpfs over
+	# /sys/fs/cgroup, in a private mount namespace) puts 100 MiB on this
+	# process's own cgroups and 256 MiB on user-0.slice.
+	own=$(awk -F: '($1 == 0 && $3 != "/") || $2 ~ /(^|,)memory(,|$)/ && $3 != "/"' /proc/self/cgroup)
+	if ! $can_mount; then
+		skip "explain: the base of a share is the user's slice, not explain's own cgroup" \
+			"needs root and unshare -m"
+	elif [ -z "$own" ]; then
+		skip "explain: the base of a share is the user's slice, not explain's own cgroup" \
+			"this process sits in the root cgroup: its cgroup and the user's slice cannot be told apart"
+	else
+		dir=$(stage check-ok)
+		printf 'limit = "50%%"; mode = "set";\n' >"$dir/memlock.conf"
+		unshare -m -- bash -c '
+			mount --make-rprivate / && mount -t tmpfs pml-cg /sys/fs/cgroup &&
+			cd /sys/fs/cgroup || exit 99
+			echo "cpu memory" >cgroup.controllers
+			mkdir -p memory user.slice/user-0.slice
+			echo 9223372036854771712 >memory/memory.limit_in_bytes
+			echo max >user.slice/memory.max
+			echo 268435456 >user.slice/user-0.slice/memory.max
+			while IFS=: read -r id controllers path; do
+				case $id:$controllers in
+				0:) mkdir -p "./$path" && echo 104857600 >"./$path/memory.max" ;;
+				*) mkdir -p "memory/$path" &&
+					echo 104857600 >"memory/$path/memory.limit_in_bytes" ;;
+				esac
+			done <<<"$1"
+			"$2" explain root --conf "$3" --json >"$4.json" &&
+			exec "$2" explain root --conf "$3"' \
+			_ "$own" "$ctl" "$dir/memlock.conf" "$work/out" >"$work/out" 2>"$work/err"
+		status=$?
+		check "explain: the base of a share is the user's slice, not explain's own cgroup" \
+			test $status = 0 -a \
+			"$(grep -c '"base": 268435456,' "$work/out.json")" = 2 -a \
+			"$(grep -c '"base_scope": "user_slice",' "$work/out.json")" = 2 -a \
+			"$(grep -c '^  base:     268435456 bytes (256 MiB), /sys/fs/cgroup/user.slice/user-0.slice/memory.max$' "$work/out")" = 2 -a \
+			"$(grep -c "^            from the user's slice, user-0.slice, and the cgroups above it" "$work/out")" = 2
+		[ $status = 0 ] || sed 's/^/# /' "$work/err"
+	fi
 else
 	for t in "show --conf: candidate not owned by root" "explain --conf: candidate not owned by root" \
 		 "explain --conf as a non-root owner" "validate hook: with the groups" \
@@ -440,7 +482,8 @@ else
 		 "check unprivileged" "explain unprivileged" "check: shipped example order" \
 		 "explain: hostile file name" \
 		 "check: hostile file name" "explain never sets" "no cgroup file for a fixed size" \
-		 "no cgroup file for share_of ram" "cgroup files for available"; do
+		 "no cgroup file for share_of ram" "cgroup files for available" \
+		 "explain: base from the user's slice"; do
 		skip "$t" "$NEED_ROOT"
 	done
 fi

@@ -33,11 +33,13 @@ fi
 ctl=$PML_BUILDDIR/memlockctl
 hold=$PML_BUILDDIR/tests/memlock_hold
 shim=$PML_BUILDDIR/tests/.libs/libsyslog_file.so
+cue=$PML_BUILDDIR/tests/.libs/libfault_cue.so
 # In a sanitizer build ASan must come first among the libraries; a preload
 # goes before it.  Harmless here: the shim replaces no allocator.
 asan_preload=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 work=$(mktemp -d /tmp/pml-status-XXXXXX) || exit 99
 nobody_gid=$(id -g nobody)
+nobody_group=$(id -gn nobody)
 MiB=1048576
 n=0
 
@@ -73,6 +75,21 @@ set4=$(policy set4 'limit = "4 MiB"; mode = "set";')
 bysvc=$(policy bysvc 'limit = "8 MiB";
 rules = ( { service = "sshd"; limit = "2 MiB"; mode = "set"; } );')
 bad=$(policy bad 'limit = 8;')
+# A rule on nobody's group, for one service: the group lookup must see it
+# for a session whose service is unknown, too.
+grpsvc=$(policy grpsvc "limit = \"4 MiB\"; mode = \"set\";
+rules = ( { group = \"$nobody_group\"; service = \"sshd\"; limit = \"8 MiB\"; mode = \"set\"; } );")
+# A service rule first, then a rule on the user that outranks it.
+cronuser=$(policy cronuser 'limit = "8 MiB";
+rules = ( { service = "cron"; limit = "16 MiB"; },
+          { user = "nobody"; limit = "4 MiB"; mode = "set"; } );')
+# A user name that is a number: never uid 4242.
+numname=$(policy numname 'limit = "8 MiB";
+rules = ( { user = "4242"; limit = "1 MiB"; mode = "set"; } );')
+half=$(policy half 'limit = "50%"; mode = "set";')
+cap_sys_resource() {
+	[ $(( 0x$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status) >> 24 & 1 )) = 1 ]
+}
 
 # spawn SOFT HARD [LOGINUID] -- COMMAND...: COMMAND as nobody under those
 # limits (and that loginuid, which gives it a session id); sets $pid, and
@@ -129,8 +146,20 @@ wait_limits() { # wait until process $1 has limits $2 (at most a second)
 jq_check() { # jq_check FILE FILTER [ARGS...]: jq -e, showing the file on failure
 	local file=$1
 	shift
-	jq -e "$@" "$file" >/dev/null || { show "$file"; return 1; }
+	# jq 1.6 -e exits 0 on empty input: a command that printed nothing
+	# must not pass.
+	[ -s "$file" ] && jq -e "$@" "$file" >/dev/null || { show "$file"; return 1; }
 }
+
+# --- Nothing selected: apply says why.
+if grep -qv '^4294967295$' /proc/[0-9]*/loginuid 2>/dev/null; then
+	skip "apply: where no process has a login uid, nothing is selected, and it says why" \
+		"this test runs in a login session: its processes have a login uid"
+else
+	"$ctl" apply --dry-run --conf "$raise8" >"$work/a.txt" 2>&1
+	[ $? = 0 ] && [ "$(head -n 1 "$work/a.txt")" = "no process selected: no process has a login uid: is pam_loginuid in the PAM stacks? (--all selects every process)" ]
+	verdict "apply: where no process has a login uid, nothing is selected, and it says why" "$work/a.txt"
+fi
 
 # --- status: locked and pinned memory, per process and per user.
 hold 8388608 8388608 $MiB $MiB
@@ -326,7 +355,7 @@ fails=0
 for i in $(seq 30); do
 	"$ctl" status nobody --conf "$raise8" >/dev/null 2>>"$work/err" || fails=$((fails + 1))
 	"$ctl" status --all --json --conf "$raise8" >"$work/s.json" 2>>"$work/err" || fails=$((fails + 1))
-	jq -e . "$work/s.json" >/dev/null || fails=$((fails + 1))
+	[ -s "$work/s.json" ] && jq -e . "$work/s.json" >/dev/null || fails=$((fails + 1))
 	"$ctl" apply nobody --conf "$raise8" >/dev/null 2>>"$work/err" || fails=$((fails + 1))
 done
 [ $fails = 0 ] && [ ! -s "$work/err" ]
@@ -357,13 +386,15 @@ echo 0::/system.slice/node1_slurmstepd.scope/job_42/step_batch/user/task_0 >"$tr
 [ $? = 1 ] && jq_check "$work/s.json" \
 	'.processes == [{"pid": 77, "user": "nobody", "uid": 65534, "user_known": true,
 	   "command": "saved (x)", "session": 9, "slurm_job": null, "service": "login",
-	   "soft": 65536, "hard": 65536, "locked": 2097152, "pinned": 4096,
-	   "policy": {"soft": 8388608, "hard": 8388608, "mode": "raise", "rule": null},
+	   "service_given": false, "soft": 65536, "hard": 65536, "locked": 2097152, "pinned": 4096,
+	   "policy": {"base": null, "base_from": null, "soft": 8388608, "hard": 8388608,
+	              "mode": "raise", "rule": null},
 	   "verdict": "below"},
 	  {"pid": 78, "user": "nobody", "uid": 65534, "user_known": true,
 	   "command": "job", "session": null, "slurm_job": 42, "service": "slurm",
-	   "soft": 65536, "hard": 65536, "locked": 0, "pinned": 0,
-	   "policy": {"soft": 8388608, "hard": 8388608, "mode": "raise", "rule": null},
+	   "service_given": false, "soft": 65536, "hard": 65536, "locked": 0, "pinned": 0,
+	   "policy": {"base": null, "base_from": null, "soft": 8388608, "hard": 8388608,
+	              "mode": "raise", "rule": null},
 	   "verdict": "below"}]
 	 and .users == [{"user": "nobody", "uid": 65534, "processes": 2,
 	   "locked": 2097152, "pinned": 4096, "smallest_soft": 65536}]'
@@ -373,6 +404,156 @@ grep -q '^ *78 nobody *job *job 42 slurm ' "$work/s.txt"
 verdict "status text: the job's process shows \"job 42\" and service slurm" "$work/s.txt"
 "$ctl" status --root relative/dir >/dev/null 2>&1
 [ $? = 2 ]; verdict "status --root wants an absolute directory"
+
+# saved_proc TREE PID LOGINUID CGROUP: a sleeping process of nobody's at
+# 64 KiB, in the saved tree.
+saved_proc() {
+	local d=$1/proc/$2
+	mkdir -p "$d"
+	echo "$2 (saved) S 1 $2 $2 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 4242 1 1" >"$d/stat"
+	printf 'Name:\tsaved\nUid:\t65534\t65534\t65534\t65534\nGid:\t65534\t65534\t65534\t65534\n' >"$d/status"
+	printf 'Limit Soft Hard Units\nMax locked memory         65536                65536                bytes\n' >"$d/limits"
+	echo "$3" >"$d/loginuid"
+	echo 4294967295 >"$d/sessionid"
+	echo "0::$4" >"$d/cgroup"
+}
+# Each process's own cgroup is the base of its share: one in a 256 MiB
+# cgroup (a container), one in none.
+tree=$work/cgtree
+mkdir -p "$tree/sys/fs/cgroup/box/a" "$tree/sys/fs/cgroup/free"
+echo "cpu memory" >"$tree/sys/fs/cgroup/cgroup.controllers"
+echo 268435456 >"$tree/sys/fs/cgroup/box/memory.max"
+echo max >"$tree/sys/fs/cgroup/box/a/memory.max"
+saved_proc "$tree" 81 65534 /box/a
+saved_proc "$tree" 82 65534 /free
+"$ctl" status --root "$tree" --json --conf "$half" >"$work/s.json" 2>"$work/s.err"
+page=$(getconf PAGESIZE)
+jq_check "$work/s.json" --arg from "$tree/sys/fs/cgroup/box/memory.max" --argjson page "$page" \
+	'(.processes[] | select(.pid == 81) | .policy
+	  | .base == 268435456 and .base_from == $from and .soft == 134217728)
+	 and (.processes[] | select(.pid == 82) | .policy
+	  | .base > 268435456 and .base_from == null
+	    and .soft == ((.base / 2 / $page | floor) * $page))'
+verdict "status: a share of \"available\" is of each process's own cgroup: 128 MiB in a 256 MiB cgroup, half of RAM outside it" "$work/s.err"
+# No process has a loginuid: the default selection finds none, and says why.
+tree=$work/nologin
+saved_proc "$tree" 90 4294967295 /
+"$ctl" status --root "$tree" --conf "$raise8" >"$work/s.txt" 2>&1
+[ $? = 0 ] && [ "$(cat "$work/s.txt")" = "no process selected: no process has a login uid: is pam_loginuid in the PAM stacks? (--all selects every process)" ]
+verdict "status: where no process has a login uid, nothing is selected, and it says why" "$work/s.txt"
+
+# --- Rules a session's service decides, where logind names none.
+spawn 8388608 8388608 -- sleep 1000
+gs=$pid
+wait_limits "$gs" "8388608 8388608"
+"$ctl" apply nobody --conf "$grpsvc" >"$work/a.txt" 2>&1
+[ "$(limits_of "$gs")" = "8388608 8388608" ] &&
+	grep -q "^ *$gs nobody .*skipped: the session's service is unknown" "$work/a.txt"
+verdict "apply: a rule with a group and a service key could apply: no session of unknown service is lowered" "$work/a.txt"
+"$ctl" status nobody --json --conf "$grpsvc" >"$work/s.json" 2>"$work/s.err"
+jq_check "$work/s.json" --argjson p "$gs" \
+	'.processes[] | select(.pid == $p) | .verdict == "unknown" and .policy == null' &&
+	grep -q "1 process without an answer: logind names no service for the session, and a rule with a service key could apply; --service NAME answers as if it were NAME" "$work/s.err"
+verdict "status: the same process has no answer, and a note says what would give one" "$work/s.err"
+"$ctl" apply nobody --service sshd --conf "$grpsvc" >"$work/a.txt" 2>&1
+[ $? = 0 ] && [ "$(limits_of "$gs")" = "8388608 8388608" ] &&
+	grep -q "^ *$gs nobody .*8 MiB/8 MiB -> 8 MiB/8 MiB  unchanged$" "$work/a.txt"
+verdict "apply --service sshd: the group and service rule answers, 8 MiB stays" "$work/a.txt"
+"$ctl" status nobody --service login --json --conf "$grpsvc" >"$work/s.json"
+jq_check "$work/s.json" --argjson p "$gs" \
+	'.processes[] | select(.pid == $p) | .service == "login" and .service_given
+	 and .policy.soft == 4194304 and .policy.mode == "set" and .verdict == "above"'
+verdict "status --service login: answered as login, and marked as given"
+"$ctl" status nobody --service login --conf "$grpsvc" >"$work/s.txt"
+grep -q "^ *$gs nobody .* (login) .* 4 MiB/4 MiB set  *above$" "$work/s.txt"
+verdict "status text: a service --service gave is in parentheses" "$work/s.txt"
+"$ctl" status --all --json --conf "$cronuser" >"$work/s.json" 2>"$work/s.err"
+jq_check "$work/s.json" --argjson p "$gs" \
+	'(.processes[] | select(.pid == $p) | .policy.soft == 4194304 and .verdict == "above")
+	 and (.processes[] | select(.pid == 1) | .verdict == "unknown")'
+verdict "status --all: a later user rule answers whatever the service; root, whom only the cron rule could change, has none" "$work/s.json"
+"$ctl" status --all --service login --json --conf "$cronuser" >"$work/s.json"
+jq_check "$work/s.json" '[.processes[] | .verdict] | index("unknown") == null'
+verdict "status --all --service login: every process has an answer"
+kill "$gs"
+
+# --- A uid without a name is not the user named like its number.
+if getent passwd 4242 >/dev/null; then
+	skip "apply: a process of uid 4242, which has no name, is not user \"4242\"" "uid 4242 has a passwd entry here"
+	skip "status: uid 4242 shows as a number, not known, with the top level's answer" "uid 4242 has a passwd entry here"
+else
+	(exec prlimit --memlock=8388608:8388608 setpriv --reuid=4242 --regid=4242 \
+		--clear-groups sleep 1000) &
+	u4242=$!
+	while [ "$(cat "/proc/$u4242/comm")" != sleep ]; do sleep 0.05; done
+	"$ctl" apply --all --conf "$numname" >"$work/a.txt" 2>&1
+	[ $? = 0 ] && [ "$(limits_of "$u4242")" = "8388608 8388608" ]
+	verdict "apply: a process of uid 4242, which has no name, is not user \"4242\"" "$work/a.txt"
+	"$ctl" status --all --json --conf "$numname" >"$work/s.json"
+	jq_check "$work/s.json" --argjson p "$u4242" \
+		'.processes[] | select(.pid == $p) | .user == "4242" and .user_known == false
+		 and .policy.soft == 8388608 and .policy.rule == null'
+	verdict "status: uid 4242 shows as a number, not known, with the top level's answer"
+	kill "$u4242"
+fi
+
+# --- Nothing changed is "unchanged", even where the plan wanted more.
+spawn 65536 65536 -- sleep 1000
+low=$pid
+wait_limits "$low" "65536 65536"
+"$ctl" apply nobody --conf "$raise8" >"$work/a.txt" 2>"$work/a.err"
+if cap_sys_resource; then
+	skip "apply: a hard raise refused with soft already at hard is unchanged, not changed" \
+		"with CAP_SYS_RESOURCE the hard raise succeeds"
+else
+	grep -q "^ *$low nobody .*64 KiB/64 KiB -> 64 KiB/64 KiB  unchanged (raising hard needs CAP_SYS_RESOURCE)$" "$work/a.txt" &&
+		grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
+	verdict "apply: a hard raise refused with soft already at hard is unchanged, not changed" "$work/a.txt"
+fi
+kill "$low"
+
+# --- A child acting as the owner, stopped by the owner: a bounded wait.
+spawn 8388608 8388608 -- sleep 1000
+s8=$pid
+wait_limits "$s8" "8388608 8388608"
+start=$SECONDS
+timeout 60 env LD_PRELOAD="$cue" PML_CUE_STOP_UNPRIVILEGED=1 ASAN_OPTIONS="$asan_preload" \
+	"$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(limits_of "$s8")" = "8388608 8388608" ] &&
+	grep -q "^ *$s8 nobody .*failed: the child acting as the process's owner did not answer in time (stopped?), and was killed$" "$work/a.txt"
+verdict "apply: a stopped child is given up after a bounded wait, and the process reported failed (rc $rc, $((SECONDS - start)) s)" "$work/a.txt"
+kill "$s8"
+
+# --- A pid that passes to a root process during apply.
+spawn 8388608 8388608 -- sleep 1000
+victim=$pid
+wait_limits "$victim" "8388608 8388608"
+# The cue may fire in a child that runs as nobody: its files go where
+# nobody may reach and write.
+chmod 0711 "$work" && mkdir -m 1777 "$work/cue"
+env LD_PRELOAD="$cue" PML_CUE_PRLIMIT_PID="$victim" PML_CUE_HOLD="$work/cue/hold" \
+	ASAN_OPTIONS="$asan_preload" "$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1 &
+applying=$!
+for i in $(seq 200); do [ -e "$work/cue/hold.ready" ] && break; sleep 0.05; done
+kill "$victim"
+wait "$victim" 2>/dev/null
+echo $((victim - 1)) >/proc/sys/kernel/ns_last_pid
+prlimit --memlock=8388608:8388608 sleep 1000 &
+newcomer=$!
+: >"$work/cue/hold.go"
+wait "$applying"
+if [ "$newcomer" != "$victim" ]; then
+	skip "apply: a pid that passed to a root process midway: that process is untouched" \
+		"the pid did not pass to the new process (ns_last_pid)"
+else
+	[ -e "$work/cue/hold.ready" ] && wait_limits "$newcomer" "8388608 8388608" &&
+		[ "$(limits_of "$newcomer")" = "8388608 8388608" ] &&
+		! grep -q "^ *$victim " "$work/a.txt" &&
+		grep -q "^applied: 0 changed, 0 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
+	verdict "apply: a pid that passed to a root process midway: that process is untouched" "$work/a.txt"
+fi
+kill "$newcomer"
 
 # --- Errors.
 "$ctl" status --all nobody >/dev/null 2>"$work/err"

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * Allocation failure at every site (issue 18, case 7).  This program
+ * Allocation failure at every site: out of memory inside sshd or login
+ * must fail the session cleanly (PAM_BUF_ERR, nothing leaked, limits
+ * untouched), wherever the allocation that fails is.  This program
  * defines malloc, calloc, realloc and the aligned allocators; libpam
  * dlopen()s the module, and every object (the module, libconfig, libpam,
  * glibc's NSS, strdup inside libc) binds to the executable's definitions

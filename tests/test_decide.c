@@ -32,7 +32,10 @@ static void decide_on(const char *text, uint64_t ram, uint64_t page,
 		      const char *user, const char *service)
 {
 	char *groups[] = { "users", "audio" };
-	struct pml_identity id = { user, service, true, 1000, groups, 2 };
+	struct pml_identity id = {
+		.user = user, .service = service, .looked_up = true, .uid_known = true,
+		.uid = 1000, .groups = groups, .n_groups = 2,
+	};
 	struct pml_machine machine = {
 		.ram = ram, .page_size = page, .available = { .bytes = ram },
 	};
@@ -93,8 +96,14 @@ START_TEST(share_of_available_and_ram)
 		"limit = \"50%\"; mode = \"set\";\n"
 		"rules = ( { user = \"ram\"; share_of = \"ram\"; } );\n";
 	char *groups[] = { "users" };
-	struct pml_identity alice = { "alice", NULL, true, 1000, groups, 1 };
-	struct pml_identity ram = { "ram", NULL, true, 1001, groups, 1 };
+	struct pml_identity alice = {
+		.user = "alice", .looked_up = true, .uid_known = true, .uid = 1000,
+		.groups = groups, .n_groups = 1,
+	};
+	struct pml_identity ram = {
+		.user = "ram", .looked_up = true, .uid_known = true, .uid = 1001,
+		.groups = groups, .n_groups = 1,
+	};
 	struct pml_machine machine = {
 		.ram = 16 * GiB, .page_size = 4096,
 		.available = { .bytes = 256 * MiB, .from = "/sys/fs/cgroup/x/memory.max" },
@@ -339,7 +348,7 @@ START_TEST(later_text_replaces_top_keys_one_by_one)
 {
 	static const char first[] = "limit = \"1 MiB\"; soft = \"512 KiB\";";
 	static const char second[] = "limit = \"2 MiB\";";
-	struct pml_identity id = { "alice", "sshd", false, 0, NULL, 0 };
+	struct pml_identity id = { .user = "alice", .service = "sshd" };
 	struct pml_machine machine = {
 		.ram = GiB, .page_size = 4096, .available = { .bytes = GiB },
 	};

@@ -71,7 +71,7 @@ static int load(bool path_given, struct pml_policy *policy)
 static struct pml_decision decide_for(const struct pml_policy *policy,
 				      const char *user, const char *service)
 {
-	struct pml_identity identity = { user, service, false, 0, NULL, 0 };
+	struct pml_identity identity = { .user = user, .service = service };
 	struct pml_machine machine = {
 		.ram = 1024 * MiB, .page_size = 4096,
 		.available = { .bytes = 1024 * MiB },

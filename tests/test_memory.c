@@ -49,12 +49,21 @@ static void teardown(void)
 	ck_assert_int_eq(system(command), 0);
 }
 
-static struct pml_available probe(bool uid_known, uid_t uid)
+static struct pml_available probe_of(pid_t pid, bool uid_known, uid_t uid)
 {
+	struct pml_base_query query = {
+		.root = root, .pid = pid, .uid_known = uid_known, .uid = uid,
+	};
 	struct pml_available out;
 
-	pml_available_memory(root, RAM, uid_known, uid, &log_to_buffer, &out);
+	pml_available_memory(&query, RAM, &log_to_buffer, &out);
 	return out;
+}
+
+/* This process's cgroup (proc/self/cgroup under the fake root). */
+static struct pml_available probe(bool uid_known, uid_t uid)
+{
+	return probe_of(0, uid_known, uid);
 }
 
 /* OUT.from, without the fake root in front. */
@@ -260,6 +269,54 @@ START_TEST(no_proc_self_cgroup_still_reads_the_root)
 }
 END_TEST
 
+/* memlockctl status: each process's own cgroup, not the reader's. */
+START_TEST(another_process_has_its_own_cgroup)
+{
+	struct pml_available out;
+
+	v2_layout("/system.slice/admin.scope");
+	put("sys/fs/cgroup/system.slice/admin.scope/memory.max", "1073741824\n");
+	put("proc/4242/cgroup", "0::/machine.slice/box/payload\n");
+	put("sys/fs/cgroup/machine.slice/box/memory.max", "268435456\n");
+	out = probe_of(4242, false, 0);
+	ck_assert_uint_eq(out.bytes, 256 * MiB);
+	ck_assert_str_eq(from(&out), "/sys/fs/cgroup/machine.slice/box/memory.max");
+	ck_assert_int_eq(out.scope, PML_BASE_PROCESS);
+	/* A process that is gone has no cgroup to read. */
+	out = probe_of(4243, false, 0);
+	ck_assert_uint_eq(out.bytes, RAM);
+}
+END_TEST
+
+/* memlockctl explain: no process yet; the user's slice stands in for
+ * the session's cgroup, and the reader's own cgroup plays no part. */
+START_TEST(no_process_starts_from_the_user_slice)
+{
+	struct pml_available out;
+
+	v2_layout("/system.slice/admin.scope");
+	put("sys/fs/cgroup/system.slice/admin.scope/memory.max", "104857600\n");
+	put("sys/fs/cgroup/user.slice/memory.max", "max\n");
+	put("sys/fs/cgroup/user.slice/user-1000.slice/memory.max", "max\n");
+	put("sys/fs/cgroup/user.slice/user-1000.slice/session-4.scope/memory.max", "1048576\n");
+	out = probe_of(PML_NO_PROCESS, true, 1000);
+	ck_assert_uint_eq(out.bytes, RAM);
+	ck_assert_int_eq(out.scope, PML_BASE_USER_SLICE);
+	put("sys/fs/cgroup/user.slice/memory.max", "2147483648\n");
+	out = probe_of(PML_NO_PROCESS, true, 1000);
+	ck_assert_uint_eq(out.bytes, 2 * GiB);
+	ck_assert_str_eq(from(&out), "/sys/fs/cgroup/user.slice/memory.max");
+	/* A user without a slice: the top alone. */
+	put("sys/fs/cgroup/memory.max", "4294967296\n");
+	out = probe_of(PML_NO_PROCESS, true, 1001);
+	ck_assert_uint_eq(out.bytes, 2 * GiB);
+	ck_assert_int_eq(out.scope, PML_BASE_TOP);
+	out = probe_of(PML_NO_PROCESS, false, 0);
+	ck_assert_uint_eq(out.bytes, 4 * GiB);
+	ck_assert_int_eq(out.scope, PML_BASE_TOP);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("memory");
@@ -279,6 +336,8 @@ int main(void)
 	tcase_add_test(tc, garbage_is_skipped_with_a_warning);
 	tcase_add_test(tc, unreadable_file_is_skipped_quietly);
 	tcase_add_test(tc, no_proc_self_cgroup_still_reads_the_root);
+	tcase_add_test(tc, another_process_has_its_own_cgroup);
+	tcase_add_test(tc, no_process_starts_from_the_user_slice);
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, NULL, 0);
 }

@@ -18,6 +18,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
@@ -48,6 +49,8 @@
 #define PREFIX "pam_memlock(" SVC ":session): "
 
 #define HUGE_MEMBERS 90000
+/* A directory's big group: 20,000 members, as in make check-directory. */
+#define BIG_MEMBERS 20000
 
 static struct pml_pam_env env;
 static uint64_t start_hard;
@@ -55,15 +58,34 @@ static uint64_t start_hard;
 struct session {
 	int rc;
 	uint64_t soft, hard;
+	unsigned fetches; /* getgrnam_r calls */
 	char log[16384];
 };
+
+/* getgrnam_r, counted on its way to glibc: each call is one fetch of the
+ * group from its source, and each ERANGE one more. */
+static unsigned fetches;
+
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t len,
+	       struct group **result)
+{
+	static int (*next)(const char *, struct group *, char *, size_t,
+			   struct group **);
+
+	fetches++;
+	if (next == NULL)
+		next = (int (*)(const char *, struct group *, char *, size_t,
+				struct group **))dlsym(RTLD_NEXT, "getgrnam_r");
+	return next(name, gr, buf, len, result);
+}
 
 static struct session *last;
 
 static const char passwd_text[] =
 	"root:x:0:0:root:/root:/bin/sh\n"
 	"pmluser:x:1000:1000:pml-test fixture:/:/bin/false\n"
-	"pmlother:x:1001:1001:pml-test fixture:/:/bin/false\n";
+	"pmlother:x:1001:1001:pml-test fixture:/:/bin/false\n"
+	"pmlhalf:x:1002:1002:pml-test fixture:/:/bin/false\n";
 
 /* The huge group comes first; staff and staff-alias share gid 5002. */
 static void write_group_file(void)
@@ -81,9 +103,27 @@ static void write_group_file(void)
 	fputs("pmluser\n"
 	      "pmluser:x:1000:\n"
 	      "pmlother:x:1001:\n"
+	      "pmlhalf:x:1002:\n"
 	      "small:x:5001:pmluser\n"
 	      "staff:x:5002:pmluser\n"
 	      "staff-alias:x:5002:\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Without the huge group: "big" of BIG_MEMBERS, pmluser among them. */
+static void write_big_group_file(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/group", env.dir);
+	f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	fputs("root:x:0:\npmluser:x:1000:\npmlother:x:1001:\nbig:x:5000:pmluser", f);
+	for (i = 1; i < BIG_MEMBERS; i++)
+		fprintf(f, ",member%05d", i);
+	fputs("\n", f);
 	ck_assert_int_eq(fclose(f), 0);
 }
 
@@ -98,14 +138,16 @@ static void bind_over(const char *name, const char *target)
 
 /*
  * In this process and its children only: glibc reads NSSWITCH's passwd and
- * group from the files written here.  Run the module on POLICY.
+ * group from the files written here (the group file by WRITE_GROUPS).  Run
+ * the module on POLICY.
  */
-static void private_world(const char *nsswitch, const char *policy)
+static void private_world_with(const char *nsswitch, const char *policy,
+			       void (*write_groups)(void))
 {
 	ck_assert_int_eq(pml_pam_env_make(&env, pml_test_env("PML_MODULE"),
 					  "conf=%s/memlock.conf debug", policy), 0);
 	ck_assert_int_eq(pml_pam_env_write(&env, "passwd", passwd_text), 0);
-	write_group_file();
+	write_groups();
 	ck_assert_int_eq(pml_pam_env_write(&env, "nsswitch.conf", nsswitch), 0);
 	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
 	/* Private first, or the mounts would show up in the machine's namespace. */
@@ -113,6 +155,11 @@ static void private_world(const char *nsswitch, const char *policy)
 	bind_over("passwd", "/etc/passwd");
 	bind_over("group", "/etc/group");
 	bind_over("nsswitch.conf", "/etc/nsswitch.conf");
+}
+
+static void private_world(const char *nsswitch, const char *policy)
+{
+	private_world_with(nsswitch, policy, write_group_file);
 }
 
 #define FILES_ONLY "passwd: files\ngroup: files\n"
@@ -143,7 +190,9 @@ static const struct session *open_as(const char *user)
 		if (pml_memlock_set(START_SOFT, start_hard) < 0)
 			_exit(2);
 		pml_capture_reset();
+		fetches = 0;
 		last->rc = pml_pam_open_close(&env, SVC, user);
+		last->fetches = fetches;
 		pml_memlock_get(&last->soft, &last->hard);
 		snprintf(last->log, sizeof(last->log), "%s", pml_capture_text());
 		_exit(0);
@@ -184,8 +233,9 @@ START_TEST(fixture_is_what_glibc_reads)
 }
 END_TEST
 
-/* Item 1 of issue 13: the user's huge group used to fail every session
- * with PAM_SERVICE_ERR when any rule had a group or uid key. */
+/* A huge group the user is in must not fail the session (a buffer too
+ * small for it is no "database unavailable") when a rule names another
+ * group, or only a uid. */
 START_TEST(huge_group_does_not_fail_a_rule_naming_another)
 {
 	private_world(FILES_ONLY, TOP "rules = ( { group = \"small\"; limit = \"1 MiB\"; } );\n");
@@ -210,7 +260,24 @@ START_TEST(rule_naming_the_huge_group_matches)
 }
 END_TEST
 
-/* Item 2: every name of a gid matches, as with pam_limits. */
+/* Each ERANGE from getgrnam_r is one more fetch of the whole group: with
+ * nslcd, one more LDAP search of all its members.  A group of 20,000
+ * takes one. */
+START_TEST(big_group_is_fetched_once)
+{
+	const struct session *s;
+
+	private_world_with(FILES_ONLY, TOP "rules = ( { group = \"big\"; limit = \"1 MiB\"; } );\n",
+			   write_big_group_file);
+	s = open_as("pmluser");
+	ck_assert_msg(s->rc == PAM_SUCCESS && s->soft == 1 * MiB,
+		      "rc %d, soft %llu; log:\n%s", s->rc, (unsigned long long)s->soft, s->log);
+	ck_assert_uint_eq(s->fetches, 1);
+	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+/* Every name of a gid matches, as with pam_limits. */
 START_TEST(second_name_of_a_gid_matches)
 {
 	private_world(FILES_ONLY, TOP "rules = ( { group = \"staff-alias\"; limit = \"1 MiB\"; } );\n");
@@ -219,7 +286,8 @@ START_TEST(second_name_of_a_gid_matches)
 }
 END_TEST
 
-/* Item 8: "unknown user" and "user database unavailable" differ. */
+/* "Unknown user" and "user database unavailable" differ: a directory that
+ * is down must not be reported as a user who does not exist. */
 
 static void expect_untouched(const struct session *s, const char *user, int rc,
 			     const char *line)
@@ -277,6 +345,34 @@ START_TEST(unavailable_group_database_is_a_service_error)
 	ck_assert_int_eq(pml_pam_env_write(&env, "memlock.conf",
 					   TOP "rules = ( { group = \"nosuchgroup\"; limit = \"1 MiB\"; } );\n"), 0);
 	expect("pmlother", TOP_LIMIT);
+}
+END_TEST
+
+/*
+ * glibc's getgrouplist passes over a source that fails while it asks (the
+ * directory timed out) and reports nothing: the group is missing from the
+ * list.  The group's own entry still names the user: the rule matches,
+ * and a warning says that a source failed.
+ */
+START_TEST(group_a_failing_source_dropped_still_counts)
+{
+	gid_t gids[64];
+	int n = 64, i;
+	struct group *remote;
+
+	private_world(PMLTEST_GROUP, TOP "rules = ( { group = \"pml-remote\"; limit = \"1 MiB\"; } );\n");
+	/* The fixture: the list lacks gid 6000, whose entry names pmlhalf. */
+	ck_assert_int_ge(getgrouplist("pmlhalf", 1002, gids, &n), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_ne(gids[i], 6000);
+	remote = getgrnam("pml-remote");
+	ck_assert_ptr_nonnull(remote);
+	ck_assert_str_eq(remote->gr_mem[0], "pmlhalf");
+	expect("pmlhalf", 1 * MiB);
+	ck_assert_msg(strstr(last->log, "<4> " PREFIX "group \"pml-remote\" lists user \"pmlhalf\" as a member, but getgrouplist did not return it: a group source may have failed; the group counts\n") != NULL,
+		      "log:\n%s", last->log);
+	expect("pmlother", TOP_LIMIT);
+	ck_assert_ptr_null(strstr(last->log, "getgrouplist did not return"));
 }
 END_TEST
 
@@ -349,6 +445,7 @@ int main(int argc, char **argv)
 	CASE(files, huge_group_does_not_fail_a_uid_rule);
 	CASE(files, rule_naming_the_huge_group_matches);
 	CASE(files, second_name_of_a_gid_matches);
+	CASE(files, big_group_is_fetched_once);
 	source = test_source_built();
 	if (ok && !source)
 		why = "tests/.libs/libnss_pmltest.so.2 was not built, or LD_LIBRARY_PATH could not be set";
@@ -358,6 +455,7 @@ int main(int argc, char **argv)
 	CASE(failing, try_again_is_a_service_error);
 	CASE(failing, not_found_is_user_unknown);
 	CASE(failing, unavailable_group_database_is_a_service_error);
+	CASE(failing, group_a_failing_source_dropped_still_counts);
 	suite_add_tcase(s, files);
 	suite_add_tcase(s, failing);
 	return pml_run_tap(s, skips, n_skips);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * Policies rewritten while sessions run (issue 18, cases 5 and 6).  64
+ * Policies rewritten while sessions run: an administrator's edit or
+ * `memlockctl install` must never give a session half a policy.  64
  * worker processes open 5,000 sessions through the real module, each in a
  * forked child that records its return code and the RLIMIT_MEMLOCK it got,
  * while a writer process rewrites the policy every few milliseconds:

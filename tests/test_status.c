@@ -248,7 +248,7 @@ START_TEST(an_unreadable_process_is_counted)
 	ck_assert_int_ge(child, 0);
 	if (child == 0) {
 		if (setgid(65534) < 0 || setuid(65534) < 0 ||
-		    live_scan(root, &source, &all, &log_to_buffer, &scan) < 0)
+		    live_scan(root, &source, &all, NULL, &log_to_buffer, &scan) < 0)
 			_exit(2);
 		_exit(scan.n_procs == 1 && scan.procs[0].info.pid == 501 &&
 		      scan.unreadable == 1 ? 0 : 1);
@@ -352,7 +352,7 @@ START_TEST(scan_decides_per_user_and_service)
 		    "65536               ", "4294967295", "4294967295");
 	put("/proc/15/stat", "15 (kworker/0:1) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 9 0 0\n");
 
-	ck_assert_int_eq(live_scan(root, &source, &all, &log_to_buffer, &scan), 0);
+	ck_assert_int_eq(live_scan(root, &source, &all, NULL, &log_to_buffer, &scan), 0);
 	ck_assert_uint_eq(scan.n_procs, 5);
 	p = find(&scan, 10);
 	ck_assert_str_eq(p->service, "sshd");
@@ -431,14 +431,14 @@ START_TEST(selection_sessions_and_users)
 		    "4294967295");
 	put_process(22, "rootd", 0, 0, 0, "65536 ", "65536 ", "4294967295",
 		    "4294967295");
-	ck_assert_int_eq(live_scan(root, &source, &sessions, &log_to_buffer, &scan), 0);
+	ck_assert_int_eq(live_scan(root, &source, &sessions, NULL, &log_to_buffer, &scan), 0);
 	ck_assert_uint_eq(scan.n_procs, 1);
 	ck_assert_int_eq(scan.procs[0].info.pid, 20);
 	/* Session 5 has no logind file: the service is unknown, and no rule
 	 * has a service key, so the answer stands. */
 	ck_assert_ptr_nonnull(live_answer_of(&scan, &scan.procs[0]));
 	live_scan_free(&scan);
-	ck_assert_int_eq(live_scan(root, &source, &users, &log_to_buffer, &scan), 0);
+	ck_assert_int_eq(live_scan(root, &source, &users, NULL, &log_to_buffer, &scan), 0);
 	ck_assert_uint_eq(scan.n_procs, 1);
 	ck_assert_int_eq(scan.procs[0].info.pid, 22);
 	live_scan_free(&scan);
@@ -453,7 +453,7 @@ START_TEST(invalid_policy_fails_the_scan)
 
 	if (getuid() != 0)
 		return;
-	ck_assert_int_eq(live_scan(root, &source, &all, &log_to_buffer, &scan), -EINVAL);
+	ck_assert_int_eq(live_scan(root, &source, &all, NULL, &log_to_buffer, &scan), -EINVAL);
 }
 END_TEST
 

@@ -27,43 +27,50 @@ int pml_load(const struct pml_source *source, const struct pml_log *log,
 
 /*
  * The memory a share of "available" is a share of.  The user slice needs
- * the uid: known already when a rule needed NSS, else asked of NSS only
- * where systemd's user.slice is there to read.
+ * the uid: known already when a rule needed NSS or the caller knew it,
+ * else asked of NSS only where systemd's user.slice is there to read.
  */
-static int probe_available(const struct pml_identity *identity,
+static int probe_available(struct pml_identity *identity,
+			   const struct pml_scope *scope,
 			   const struct pml_log *log, struct pml_machine *machine)
 {
-	bool uid_known = identity->looked_up;
-	uid_t uid = identity->uid;
+	struct pml_base_query query = {
+		.root = scope->root != NULL ? scope->root : "",
+		.pid = scope->pid,
+		.uid_known = identity->uid_known,
+		.uid = identity->uid,
+	};
 
-	if (!uid_known && pml_has_user_slice("")) {
-		int rc = pml_user_uid(identity->user, &uid);
+	if (!query.uid_known && identity->user != NULL &&
+	    pml_has_user_slice(query.root)) {
+		int rc = pml_user_uid(identity->user, &query.uid);
 
 		if (rc == -ENOMEM) {
 			pml_log(log, LOG_CRIT, "out of memory");
 			return rc;
 		}
-		uid_known = rc == 0;
-		if (!uid_known)
+		query.uid_known = identity->uid_known = rc == 0;
+		identity->uid = query.uid;
+		if (!query.uid_known)
 			pml_log(log, LOG_DEBUG, "no uid for the user slice: %s",
 				strerror(-rc));
 	}
-	pml_available_memory("", machine->ram, uid_known, uid, log,
-			     &machine->available);
+	pml_available_memory(&query, machine->ram, log, &machine->available);
 	return 0;
 }
 
 int pml_decide_loaded(const struct pml_policy *policy,
-		      struct pml_identity *identity, struct pml_machine *machine,
+		      struct pml_identity *identity,
+		      const struct pml_scope *scope, struct pml_machine *machine,
 		      const struct pml_log *log, struct pml_decision *decision)
 {
 	const struct pml_rule *rule;
 	int rc;
 
 	if (policy->needs_nss) {
-		char user[256];
+		char user[256], group[256];
 
-		rc = pml_identity_lookup(identity, policy);
+		rc = pml_identity_lookup(identity, policy, scope->groups);
 		if (rc == -ESRCH)
 			pml_log(log, LOG_ERR,
 				"user %s is unknown to NSS, and a rule needs their uid or groups",
@@ -77,10 +84,15 @@ int pml_decide_loaded(const struct pml_policy *policy,
 				strerror(-rc));
 		if (rc < 0)
 			return rc;
+		if (identity->missed_group != NULL)
+			pml_log(log, LOG_WARNING,
+				"group %s lists user %s as a member, but getgrouplist did not return it: a group source may have failed; the group counts",
+				pml_quote(identity->missed_group, group, sizeof(group)),
+				pml_quote(identity->user, user, sizeof(user)));
 	}
 	rule = pml_match(policy, identity);
 	if (pml_needs_available(policy, rule)) {
-		rc = probe_available(identity, log, machine);
+		rc = probe_available(identity, scope, log, machine);
 		if (rc < 0) {
 			pml_identity_free(identity);
 			return rc;
@@ -101,8 +113,8 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 	rc = pml_load(&request->source, log, &out->policy, &out->machine);
 	if (rc < 0)
 		return rc;
-	rc = pml_decide_loaded(&out->policy, &out->identity, &out->machine, log,
-			       &out->decision);
+	rc = pml_decide_loaded(&out->policy, &out->identity, &request->scope,
+			       &out->machine, log, &out->decision);
 	if (rc < 0)
 		pml_policy_free(&out->policy);
 	return rc;

@@ -14,10 +14,23 @@
 #include "log.h"
 #include "policy.h"
 
+/*
+ * How far a decision looks.  All zero is the module's: the groups the
+ * decision needs, and the cgroup of this very process.  memlockctl asks
+ * for more: every group a rule names (to list every rule that matches),
+ * and the cgroup of another process, or none (the user's slice).
+ */
+struct pml_scope {
+	enum pml_groups_scope groups;
+	const char *root; /* paths are read under it; NULL: this machine */
+	pid_t pid;	  /* whose cgroup: 0 this process, or PML_NO_PROCESS */
+};
+
 struct pml_request {
 	struct pml_source source;
 	const char *user;
 	const char *service; /* may be NULL */
+	struct pml_scope scope;
 };
 
 struct pml_evaluation {
@@ -51,12 +64,15 @@ void pml_evaluation_free(struct pml_evaluation *evaluation);
  * What pml_evaluate does once the policy is loaded, for callers that decide
  * for many users under one policy (memlockctl status and apply): looks
  * IDENTITY's user up if a rule needs it, probes "available" memory into
- * *MACHINE if the decision takes a share of it, and decides.  Returns 0
- * (free *identity with pml_identity_free), -ESRCH or another -errno
- * (logged; *identity then holds nothing to free).
+ * *MACHINE if the decision takes a share of it, and decides, as far as
+ * SCOPE says.  Logs a warning when a group's member list names the user
+ * and getgrouplist did not.  Returns 0 (free *identity with
+ * pml_identity_free), -ESRCH or another -errno (logged; *identity then
+ * holds nothing to free).
  */
 int pml_decide_loaded(const struct pml_policy *policy,
-		      struct pml_identity *identity, struct pml_machine *machine,
+		      struct pml_identity *identity,
+		      const struct pml_scope *scope, struct pml_machine *machine,
 		      const struct pml_log *log, struct pml_decision *decision);
 
 /* Room for any "FILE:LINE" of pml_describe_at. */

@@ -16,13 +16,23 @@
  * backend needs room for the longest line it reads past, not only for the
  * entry it returns, so one huge group makes every later lookup need as much.
  *
- * A group entry holds all its members' names: an Active Directory "Domain
- * Users" of a million members with 9-byte names needs some 18 MiB (each
- * name, its NUL and a pointer).  64 MiB holds over three million such
- * members; a source that still says ERANGE then counts as unreadable,
- * rather than growing a buffer without end inside sshd or login.
+ * Each ERANGE costs a whole fetch again: with nslcd, one more LDAP search
+ * of the group and all its members.  So the first buffer holds a big group
+ * already: 1 MiB is some 50,000 members of 9-byte names (each name, its NUL
+ * and a pointer).  glibc's own suggestion, sysconf(_SC_GETGR_R_SIZE_MAX),
+ * is 1 KiB: room for a small group, not for sizing a big one.  An
+ * allocation this large is mapped, not carved from the heap, and NSS
+ * touches only the pages it writes, so a lookup of small entries costs
+ * no more memory than before.
+ *
+ * An Active Directory "Domain Users" of a million members needs some
+ * 18 MiB; growing eightfold, that is the third fetch.  64 MiB holds over
+ * three million such members; a source that still says ERANGE then counts
+ * as unreadable, rather than growing a buffer without end inside sshd or
+ * login.
  */
-#define NSS_BUFFER_START ((size_t)16 * 1024)
+#define NSS_BUFFER_START ((size_t)1024 * 1024)
+#define NSS_BUFFER_GROWTH 8
 #define NSS_BUFFER_MAX ((size_t)64 * 1024 * 1024)
 
 struct nss_buffer {
@@ -57,7 +67,7 @@ static int group_by_name(const char *name, void *entry, char *buf, size_t len,
 /* The contents need not survive: each call starts afresh. */
 static int nss_buffer_grow(struct nss_buffer *b)
 {
-	size_t size = b->size == 0 ? NSS_BUFFER_START : b->size * 2;
+	size_t size = b->size == 0 ? NSS_BUFFER_START : b->size * NSS_BUFFER_GROWTH;
 
 	if (size > NSS_BUFFER_MAX)
 		return -EOVERFLOW;
@@ -151,17 +161,36 @@ static bool has_gid(const struct lookup *l, gid_t gid)
 	return false;
 }
 
+static bool lists(char *const *members, const char *user)
+{
+	for (; *members != NULL; members++)
+		if (strcmp(*members, user) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Is NAME one of the user's groups?  By gid: getgrnam_r gives the gid the
  * name stands for, and that gid is either among the user's or not.  So
  * every name of a shared gid matches, and no group the user is in has its
  * member list fetched unless a rule names it.  A name NSS does not know
- * matches nothing.  Each name the user is in goes into identity->groups.
+ * matches nothing.
+ *
+ * Or by the member list that getgrnam_r brought anyway: glibc's
+ * getgrouplist skips a source that fails while it asks (an LDAP server
+ * that times out, an SSSD that restarts) and reports no error, so a group
+ * rule would quietly stop matching.  A group whose own entry names the
+ * user is the user's, as pam_limits counts it; the disagreement is kept
+ * for the caller to log.  A source that fails in both ways, or lists no
+ * members (SSSD's ignore_group_members), cannot be caught here.
+ *
+ * Each name the user is in goes into identity->groups.
  */
 static int ask_group(struct lookup *l, struct pml_identity *identity,
 		     const char *name, bool *member)
 {
 	struct group gr;
+	bool by_gid;
 	size_t i;
 	int rc;
 
@@ -174,62 +203,87 @@ static int ask_group(struct lookup *l, struct pml_identity *identity,
 	rc = nss_by_name_lookup(&l->buffer, group_by_name, name, &gr);
 	if (rc < 0)
 		return rc;
-	*member = rc == 1 && has_gid(l, gr.gr_gid);
+	by_gid = rc == 1 && has_gid(l, gr.gr_gid);
+	*member = by_gid || (rc == 1 && gr.gr_mem != NULL && lists(gr.gr_mem, identity->user));
 	if (*member) {
 		char *copy = strdup(name);
 
 		if (copy == NULL)
 			return -ENOMEM;
 		identity->groups[identity->n_groups++] = copy;
+		if (!by_gid && identity->missed_group == NULL)
+			identity->missed_group = copy;
 	}
 	l->asked[l->n_asked++] = (struct asked){ name, *member };
 	return 0;
 }
 
+/* Asks RULE's group names until one is the user's. */
+static int ask_groups_of(struct lookup *l, struct pml_identity *identity,
+			 const struct pml_rule *rule, bool *member)
+{
+	size_t j;
+	int rc;
+
+	*member = false;
+	for (j = 0; j < rule->groups.n && !*member; j++)
+		if ((rc = ask_group(l, identity, rule->groups.v[j], member)) < 0)
+			return rc;
+	return 0;
+}
+
 /*
- * The group names the decision can depend on.  The last matching rule
+ * The group names SCOPE asks.  PML_GROUPS_DECIDING: the last matching rule
  * decides, so the rules are walked from the end and the walk stops at the
  * first one that matches: what only earlier rules name cannot change the
  * decision and is never asked of NSS.  Nor are the groups of a rule whose
  * other keys (user, service, uid) already fail.  pml_decide, given these
  * groups, finds the same rule as it would given all of them.
+ * PML_GROUPS_EVERY: the groups of every rule whose user and uid keys
+ * match, the service left aside.
  */
 static int ask_rule_groups(struct lookup *l, struct pml_identity *identity,
-			   const struct pml_policy *policy)
+			   const struct pml_policy *policy,
+			   enum pml_groups_scope scope)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = policy->n_rules; i-- > 0;) {
 		const struct pml_rule *rule = &policy->rules[i];
 		struct pml_rule others = *rule;
-		bool member = false;
+		bool member;
 		int rc;
 
 		others.groups.n = 0;
+		if (scope == PML_GROUPS_EVERY)
+			others.services.n = 0;
 		if (!pml_rule_matches(&others, identity))
 			continue;
-		for (j = 0; j < rule->groups.n && !member; j++)
-			if ((rc = ask_group(l, identity, rule->groups.v[j], &member)) < 0)
-				return rc;
-		if (rule->groups.n == 0 || member)
+		if ((rc = ask_groups_of(l, identity, rule, &member)) < 0)
+			return rc;
+		if (scope == PML_GROUPS_DECIDING && (rule->groups.n == 0 || member))
 			return 0;
 	}
 	return 0;
 }
 
 int pml_identity_lookup(struct pml_identity *identity,
-			const struct pml_policy *policy)
+			const struct pml_policy *policy,
+			enum pml_groups_scope scope)
 {
 	struct lookup l = { .gids = NULL };
 	struct passwd pw;
 	size_t i, names = 0;
 	int rc;
 
+	if (identity->user == NULL)
+		return -ESRCH;
 	rc = nss_by_name_lookup(&l.buffer, passwd_by_name, identity->user, &pw);
 	if (rc == 0)
 		rc = -ESRCH;
 	if (rc > 0) {
 		identity->uid = pw.pw_uid;
+		identity->uid_known = true;
 		rc = group_ids(identity->user, pw.pw_gid, &l.gids, &l.n_gids);
 	}
 	for (i = 0; i < policy->n_rules; i++)
@@ -242,7 +296,7 @@ int pml_identity_lookup(struct pml_identity *identity,
 	}
 	if (rc == 0) {
 		identity->looked_up = true;
-		rc = ask_rule_groups(&l, identity, policy);
+		rc = ask_rule_groups(&l, identity, policy, scope);
 	}
 	free(l.asked);
 	free(l.gids);
@@ -277,5 +331,6 @@ void pml_identity_free(struct pml_identity *identity)
 	free(identity->groups);
 	identity->groups = NULL;
 	identity->n_groups = 0;
+	identity->missed_group = NULL;
 	identity->looked_up = false;
 }

@@ -198,29 +198,43 @@ bool pml_has_user_slice(const char *root)
 	return false;
 }
 
-void pml_available_memory(const char *root, uint64_t ram, bool uid_known,
-			  uid_t uid, const struct pml_log *log,
-			  struct pml_available *out)
+void pml_available_memory(const struct pml_base_query *query, uint64_t ram,
+			  const struct pml_log *log, struct pml_available *out)
 {
+	const char *root = query->root;
+	bool process = query->pid != PML_NO_PROCESS, have_text = false;
 	char path[PATH_MAX_LEN], text[CGROUP_FILE_MAX], slice[64];
-	bool have_text;
 	size_t i;
 
-	*out = (struct pml_available){ .bytes = ram };
-	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
-	have_text = read_small(path, text, sizeof(text)) >= 0;
+	*out = (struct pml_available){
+		.bytes = ram,
+		.scope = process ? PML_BASE_PROCESS : PML_BASE_TOP,
+	};
+	if (query->pid == 0)
+		snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
+	else
+		snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root, (int)query->pid);
+	if (process)
+		have_text = read_small(path, text, sizeof(text)) >= 0;
+	snprintf(slice, sizeof(slice), "/user.slice/user-%lu.slice",
+		 (unsigned long)query->uid);
 	for (i = 0; i < N_HIERARCHIES; i++) {
 		const struct hierarchy *h = &hierarchies[i];
 		char own[PATH_MAX_LEN];
 
 		if (!exists(root, h->dir, h->marker))
 			continue;
-		if (have_text && cgroup_path(text, h, own, sizeof(own)) != NULL)
+		if (have_text && cgroup_path(text, h, own, sizeof(own)) != NULL) {
 			walk(root, h, own, log, out);
-		if (!uid_known)
+		} else if (!process && query->uid_known && exists(root, h->dir, slice + 1)) {
+			/* Where the user's sessions run, under systemd. */
+			walk(root, h, slice, log, out);
+			out->scope = PML_BASE_USER_SLICE;
+		} else if (!process) {
+			consider(root, h->dir, h->limit, log, out);
+		}
+		if (!query->uid_known)
 			continue;
-		snprintf(slice, sizeof(slice), "/user.slice/user-%lu.slice",
-			 (unsigned long)uid);
 		snprintf(own, sizeof(own), "%s%s", h->dir, slice);
 		consider(root, own, h->limit, log, out);
 		snprintf(own, sizeof(own), "%s/user.slice", h->dir);

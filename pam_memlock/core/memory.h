@@ -16,29 +16,48 @@
 
 #define PML_BASE_FROM_MAX 512
 
+/* "No process": a base for a user before any session of theirs exists. */
+#define PML_NO_PROCESS ((pid_t)-1)
+
+/* Whose cgroups bound the base. */
+struct pml_base_query {
+	const char *root; /* prefixes every path read: "" for this machine */
+	pid_t pid;	  /* the process: 0 this one, or PML_NO_PROCESS */
+	bool uid_known;	  /* for the user's slice */
+	uid_t uid;
+};
+
+/* Which cgroups were walked up from. */
+enum pml_base_scope {
+	PML_BASE_PROCESS,    /* the process's own cgroup */
+	PML_BASE_USER_SLICE, /* no process: the user's slice, user-UID.slice */
+	PML_BASE_TOP,	     /* no process, and no user slice to start from */
+};
+
 /* The smallest memory limit found, and the file that set it. */
 struct pml_available {
 	uint64_t bytes;
 	char from[PML_BASE_FROM_MAX]; /* "" when nothing was below RAM */
+	enum pml_base_scope scope;
 };
 
 /*
  * The smallest of RAM and the memory limits of:
- *   - this process's cgroup and each of its ancestors up to the root this
- *     process can see (a container's root, in a cgroup namespace): v2
- *     memory.max, v1 memory.limit_in_bytes;
+ *   - the process's cgroup and each of its ancestors up to the root the
+ *     reader can see (a container's root, in a cgroup namespace): v2
+ *     memory.max, v1 memory.limit_in_bytes.  Without a process
+ *     (PML_NO_PROCESS), the user's slice stands in for its cgroup where it
+ *     exists, else the root alone;
  *   - user.slice and user.slice/user-UID.slice, where systemd's layout is
- *     there and UID_KNOWN.
+ *     there and the uid is known.
  * The cgroup file systems are found where systemd, LXC and Docker mount
  * them: /sys/fs/cgroup (v2), /sys/fs/cgroup/unified (v2 beside v1) and
  * /sys/fs/cgroup/memory (v1).  "max", and a limit at or above RAM, are no
  * limit.  An unreadable file is skipped (logged at debug); a malformed one
- * is skipped with a warning.  ROOT prefixes every path read ("" for the
- * running system; the tests give a tree of their own).
+ * is skipped with a warning.  The tests give a tree of their own as root.
  */
-void pml_available_memory(const char *root, uint64_t ram, bool uid_known,
-			  uid_t uid, const struct pml_log *log,
-			  struct pml_available *out);
+void pml_available_memory(const struct pml_base_query *query, uint64_t ram,
+			  const struct pml_log *log, struct pml_available *out);
 
 /* Is there a user.slice under ROOT's cgroup file systems? */
 bool pml_has_user_slice(const char *root);

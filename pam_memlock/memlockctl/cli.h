@@ -25,7 +25,7 @@ struct cli_options {
 	struct pml_source source; /* the module's default, or --conf */
 	const char *user;	  /* explain */
 	const char *new_file;	  /* install NEW */
-	const char *service;	  /* explain --service */
+	const char *service;	  /* explain, status, apply --service */
 	/* check, show, explain --as: the file of the installed tree that
 	 * --conf's candidate stands for, absolute. */
 	const char *as;

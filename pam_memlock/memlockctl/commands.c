@@ -58,7 +58,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "status",
 		.run = cli_status,
 		.operand = CLI_USERS,
-		.synopsis = { "[USER...] [--all] [--conf FILE] [--json]" },
+		.synopsis = { "[USER...] [--all] [--service NAME] [--conf FILE] [--json]" },
 		.summary = "running processes (in login sessions; USER's; --all):\n"
 			   "limits, locked and pinned memory, the policy's answer",
 	},
@@ -67,7 +67,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "apply",
 		.run = cli_apply,
 		.operand = CLI_USERS,
-		.synopsis = { "[USER...] [--all] [--dry-run] [--conf FILE] [--json]" },
+		.synopsis = { "[USER...] [--all] [--service NAME] [--dry-run] [--conf FILE] [--json]" },
 		.summary = "bring running processes to the policy (prlimit)",
 	},
 	[CMD_MEASURE] = {
@@ -107,9 +107,10 @@ const struct cli_option cli_option_table[] = {
 		.name = "service",
 		.id = OPT_SERVICE,
 		.arg = "NAME",
-		.commands = BIT(CMD_EXPLAIN) | BIT(CMD_DOCTOR),
+		.commands = BIT(CMD_EXPLAIN) | BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | BIT(CMD_APPLY),
 		.help = "the PAM service of the session (explain); the services\n"
-			"to check, repeatable (doctor)",
+			"to check, repeatable (doctor); the service of sessions\n"
+			"logind names none for (status, apply)",
 	},
 	{
 		.name = "root",

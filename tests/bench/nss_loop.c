@@ -44,7 +44,7 @@ static void nss_lookup(void)
 {
 	struct pml_identity identity = { .user = BENCH_USER };
 
-	if (pml_identity_lookup(&identity, &groups_policy) != 0) {
+	if (pml_identity_lookup(&identity, &groups_policy, PML_GROUPS_DECIDING) != 0) {
 		fprintf(stderr, "nss_loop: cannot look up " BENCH_USER "\n");
 		exit(1);
 	}

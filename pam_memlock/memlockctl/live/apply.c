@@ -1,43 +1,39 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl apply [USER...] [--all] [--dry-run] [--json]: brings running
- * processes to what the policy gives them now, with prlimit(2), through
- * the module's own plan (pml_apply_to): raise never lowers, set applies
- * exactly, a refused hard raise takes soft as far as the hard limit allows.
+ * memlockctl apply [USER...] [--all] [--service S] [--dry-run] [--json]:
+ * brings running processes to what the policy gives them now, with
+ * prlimit(2), through the module's own plan (pml_apply_to): raise never
+ * lowers, set applies exactly, a refused hard raise takes soft as far as
+ * the hard limit allows.
  *
  * Never touched: this process, PID 1, root's processes unless root is
  * named, and a process whose session's service is unknown where a rule
  * with a service key could apply (the module would have known it).
  *
- * Without CAP_SYS_RESOURCE (in a container, or where root was given less),
- * prlimit(2) reaches only processes whose real, effective and saved ids
- * all equal the caller's real ones.  Root can still become that user, so
- * a child that does makes the same call from there; it changes only what
- * the user could change alone (lower, or soft up to hard).
- *
- * A pid may be reused between the scan and the change.  Each process is
- * held by a pidfd while its start time is compared with the scan's; after
- * prlimit, a pidfd that still names a live process proves the change
- * reached it.  Without pidfds (Linux before 5.3), the start time is
- * compared again after the change.
+ * A pid may pass to another process between the scan and the change.
+ * Root therefore changes another user's process as that user (owner.c):
+ * the kernel lets that call reach no process of anyone else, root's
+ * least of all.  Root's own call is left for what only CAP_SYS_RESOURCE
+ * may do (raising a hard limit; a process whose ids are mixed, as a
+ * set-uid program's), made only while a pidfd shows the process that was
+ * read still alive; a pidfd that still names a live process after the
+ * call proves the call reached it.  Without pidfds (Linux before 5.3),
+ * the start time is compared instead.
  */
 #include "cli.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include "apply.h"
-#include "output/json.h"
 #include "live.h"
+#include "output/json.h"
 #include "output/text.h"
+#include "owner.h"
 
 enum result {
 	RESULT_UNCHANGED, /* already what the policy gives */
@@ -94,74 +90,38 @@ static bool pidfd_alive(int fd)
 #endif
 }
 
-/* What the child that became the owner reports. */
-struct owner_report {
-	int rc;
-	struct pml_outcome outcome;
-};
-
-/* pml_apply_to, from a child with INFO's real uid and gid (see above). */
-static int apply_as_owner(const struct proc_info *info,
-			  const struct pml_decision *decision, bool dry_run,
-			  struct pml_outcome *out)
+/* Is P still the process the scan read?  FD is its pidfd, or -1. */
+static bool still_there(const struct live_proc *p, int fd)
 {
-	struct owner_report report = { .rc = -EIO };
-	size_t got = 0;
-	int fds[2], status;
-	pid_t child;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	child = fork();
-	if (child < 0) {
-		int rc = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return rc;
-	}
-	if (child == 0) {
-		close(fds[0]);
-		report.rc = -EPERM;
-		if (setgroups(0, NULL) == 0 &&
-		    setresgid(info->gid, info->gid, info->gid) == 0 &&
-		    setresuid(info->uid, info->uid, info->uid) == 0)
-			report.rc = pml_apply_to(info->pid, decision, dry_run,
-						 &report.outcome);
-		_exit(write(fds[1], &report, sizeof(report)) == (ssize_t)sizeof(report)
-			      ? 0
-			      : 1);
-	}
-	close(fds[1]);
-	while (got < sizeof(report)) {
-		ssize_t n = read(fds[0], (char *)&report + got, sizeof(report) - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fds[0]);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (got != sizeof(report))
-		return -EIO;
-	*out = report.outcome;
-	return report.rc;
+	return (fd < 0 || pidfd_alive(fd)) && proc_still("", p->info.pid, p->info.start);
 }
 
-/* The module's plan on process INFO: directly, or as its owner when only
- * the owner may. */
-static int apply_to(const struct proc_info *info,
+/*
+ * The module's plan on process P (see the top of this file): as its owner
+ * where root changes another user's process, then root's own call for
+ * what the owner could not do.
+ */
+static int apply_to(const struct live_proc *p, int fd,
 		    const struct pml_decision *decision, bool dry_run,
 		    struct pml_outcome *out)
 {
-	int rc = pml_apply_to(info->pid, decision, dry_run, out);
+	struct pml_outcome direct;
+	int rc;
 
-	if (rc == -EPERM && geteuid() == 0 && info->uid != 0)
-		rc = apply_as_owner(info, decision, dry_run, out);
-	return rc;
+	if (geteuid() != 0 || p->info.uid == 0)
+		return pml_apply_to(p->info.pid, decision, dry_run, out);
+	rc = owner_apply(&p->info, decision, dry_run, out);
+	if (rc != -EPERM && !(rc == 0 && out->hard_refused))
+		return rc;
+	if (!still_there(p, fd))
+		return -ESRCH;
+	/* Without CAP_SYS_RESOURCE root can do no more than the owner. */
+	if (pml_apply_to(p->info.pid, decision, dry_run, &direct) < 0)
+		return rc;
+	if (rc == 0)
+		direct.before = out->before;
+	*out = direct;
+	return 0;
 }
 
 /* Why apply leaves P alone, or NULL. */
@@ -184,6 +144,11 @@ static const char *never_touched(const struct live_scan *scan,
 	return NULL;
 }
 
+static bool same(struct pml_limits a, struct pml_limits b)
+{
+	return a.soft == b.soft && a.hard == b.hard;
+}
+
 static void change_one(const struct live_scan *scan,
 		       const struct live_selection *selection,
 		       const struct live_proc *p, bool dry_run, struct change *c)
@@ -202,11 +167,11 @@ static void change_one(const struct live_scan *scan,
 		c->result = RESULT_GONE;
 		return;
 	}
-	rc = apply_to(&p->info, &a->decision, dry_run, &c->outcome);
-	if (rc == 0 && !dry_run && (fd >= 0 ? !pidfd_alive(fd) : true) &&
-	    !proc_still("", p->info.pid, p->info.start)) {
+	rc = apply_to(p, fd, &a->decision, dry_run, &c->outcome);
+	if (rc == 0 && !dry_run && !still_there(p, fd)) {
 		/* Gone by now: if it ended before the change and its pid went to
-		 * another process, that one may have been changed. */
+		 * another process of the same user, that one may have been
+		 * changed. */
 		uint64_t start;
 
 		if (proc_start_time("", p->info.pid, &start) == 0) {
@@ -220,13 +185,16 @@ static void change_one(const struct live_scan *scan,
 		c->result = RESULT_GONE;
 		return;
 	}
+	if (rc == -ETIMEDOUT)
+		c->reason = "the child acting as the process's owner did not answer in time (stopped?), and was killed";
 	if (rc < 0) {
 		c->result = RESULT_FAILED;
 		c->error = rc;
 		return;
 	}
-	c->result = c->outcome.wanted.soft == c->outcome.before.soft &&
-				    c->outcome.wanted.hard == c->outcome.before.hard
+	/* What the process has now, not what was asked: a refused hard raise
+	 * can leave it as it was. */
+	c->result = same(dry_run ? c->outcome.wanted : c->outcome.after, c->outcome.before)
 			    ? RESULT_UNCHANGED
 			    : RESULT_CHANGED;
 }
@@ -266,7 +234,9 @@ static void print_text_line(const struct live_proc *p, const struct change *c,
 	       c->result == RESULT_UNCHANGED ? "unchanged"
 	       : dry_run		     ? "would change"
 					     : "changed",
-	       c->outcome.hard_refused ? " (soft only: raising hard needs CAP_SYS_RESOURCE)" : "");
+	       !c->outcome.hard_refused	       ? ""
+	       : c->result == RESULT_UNCHANGED ? " (raising hard needs CAP_SYS_RESOURCE)"
+					       : " (soft only: raising hard needs CAP_SYS_RESOURCE)");
 }
 
 static void json_limits(struct cli_json *j, const char *key, struct pml_limits l)
@@ -363,7 +333,8 @@ int cli_apply(const struct cli_options *options)
 	rc = cli_selection(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	if (live_scan("", &options->source, &selection, &log, &scan) < 0)
+	if (live_scan("", &options->source, &selection, options->service, &log,
+		      &scan) < 0)
 		return CLI_EXIT_FAIL;
 	if (options->json) {
 		cli_json_start(&j, stdout);
@@ -408,6 +379,9 @@ int cli_apply(const struct cli_options *options)
 		cli_json_close_object(&j);
 		cli_json_finish(&j);
 	} else {
+		if (scan.n_procs == 0)
+			printf("no process selected: %s\n",
+			       live_none_selected(&scan, &selection));
 		printf("%s: %u %s, %u unchanged, %u failed, %u skipped\n",
 		       options->dry_run ? "dry run" : "applied",
 		       t.counts[RESULT_CHANGED],
@@ -415,9 +389,7 @@ int cli_apply(const struct cli_options *options)
 		       t.counts[RESULT_UNCHANGED], t.counts[RESULT_FAILED],
 		       t.counts[RESULT_SKIPPED]);
 	}
-	if (scan.unreadable > 0)
-		fprintf(stderr, "memlockctl: %u %s skipped: not readable by this user\n",
-			scan.unreadable, cli_plural(scan.unreadable, "process", "processes"));
+	live_print_notes(&scan);
 	if (!options->dry_run)
 		log_run(&t);
 	live_scan_free(&scan);

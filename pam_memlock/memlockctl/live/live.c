@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Live sessions (see live.h): list, read, and decide once per distinct
- * (user, service).  User names come from NSS once per uid, services from
- * logind once per session, so 5,000 processes of a few users cost a few
- * lookups, not 5,000.
+ * (user, service, cgroup).  User names come from NSS once per uid,
+ * services from logind once per session, so 5,000 processes of a few
+ * users cost a few lookups, not 5,000.
  */
 #include "live.h"
 
@@ -14,6 +14,10 @@
 #include <string.h>
 
 #include "evaluate.h"
+#include "output/text.h"
+
+/* /proc/PID/cgroup: one line per hierarchy, a dozen at most. */
+#define CGROUP_TEXT_MAX 8192
 
 /* A tiny cache, searched linearly: the distinct uids, sessions and
  * answers of one run are few. */
@@ -33,7 +37,10 @@ struct caches {
 	size_t n_users;
 	struct session_service *sessions;
 	size_t n_sessions;
-	size_t procs_room; /* scan->procs has room for this many */
+	size_t procs_room;   /* scan->procs has room for this many */
+	const char *service; /* --service, interned: for sessions logind
+			      * names no service of */
+	bool per_cgroup;     /* the policy takes a share of "available" */
 };
 
 /* Grows *V (of *N elements of SIZE bytes) by one; NULL when out of memory. */
@@ -124,14 +131,20 @@ static int service_of(struct live_scan *scan, struct caches *c,
 	return 0;
 }
 
-/* Would a rule with a service key match IDENTITY for one of its services? */
+/*
+ * Would a rule with a service key, later than DECIDED (the rule that
+ * decides without a service; NULL: none), match IDENTITY for one of its
+ * services?  Only such a rule could change the answer: an earlier one is
+ * overridden whatever the service is.
+ */
 static bool service_rule_could_apply(const struct pml_policy *policy,
-				     const struct pml_identity *identity)
+				     const struct pml_identity *identity,
+				     const struct pml_rule *decided)
 {
 	struct pml_identity as = *identity;
-	size_t i, k;
+	size_t i = decided != NULL ? (size_t)(decided - policy->rules) + 1 : 0, k;
 
-	for (i = 0; i < policy->n_rules; i++)
+	for (; i < policy->n_rules; i++)
 		for (k = 0; k < policy->rules[i].services.n; k++) {
 			as.service = policy->rules[i].services.v[k];
 			if (pml_rule_matches(&policy->rules[i], &as))
@@ -140,17 +153,68 @@ static bool service_rule_could_apply(const struct pml_policy *policy,
 	return false;
 }
 
-/* The index of the answer for (USER, SERVICE), decided on first use. */
-static int answer_for(struct live_scan *scan, const char *user,
-		      const char *service, const struct pml_log *log, size_t *index)
+/* The process whose answer is being decided. */
+struct subject {
+	const char *user; /* interned */
+	bool user_known;
+	uid_t uid;
+	const char *service; /* interned, or NULL */
+	const char *cgroup;  /* interned, or NULL */
+	pid_t pid;
+};
+
+/* The first answer for SUBJECT, decided with the module's code.  A uid
+ * NSS has no name for is no user name: it matches no user rule (names are
+ * never numbers) and cannot be looked up for a uid or group rule. */
+static void decide(struct live_scan *scan, const char *root,
+		   const struct subject *who, const struct pml_log *log,
+		   struct live_answer *a)
 {
-	struct live_answer *answers, *a;
-	struct pml_machine machine = scan->machine;
+	const struct pml_scope scope = {
+		.groups = PML_GROUPS_EVERY,
+		.root = root,
+		.pid = who->pid,
+	};
+
+	*a = (struct live_answer){
+		.user = who->user,
+		.service = who->service,
+		.cgroup = who->cgroup,
+		.identity = {
+			.user = who->user_known ? who->user : NULL,
+			.service = who->service,
+			.uid_known = true,
+			.uid = who->uid,
+		},
+		.machine = scan->machine,
+	};
+	if (!who->user_known && scan->policy.needs_nss) {
+		pml_log(log, LOG_WARNING,
+			"uid %u has no name in the user database, and a rule needs a user's uid or groups: no answer for its processes",
+			(unsigned)who->uid);
+		a->rc = -ESRCH;
+		return;
+	}
+	a->rc = pml_decide_loaded(&scan->policy, &a->identity, &scope, &a->machine,
+				  log, &a->decision);
+	if (a->rc == 0 && who->service == NULL)
+		a->service_rule_could_apply = service_rule_could_apply(
+			&scan->policy, &a->identity, a->decision.rule);
+}
+
+/* The index of the answer for WHO, decided on first use. */
+static int answer_for(struct live_scan *scan, const char *root,
+		      const struct subject *who, const struct pml_log *log,
+		      size_t *index)
+{
+	struct live_answer *answers;
 	size_t i;
 
 	/* Interned: equal names are equal pointers. */
 	for (i = 0; i < scan->n_answers; i++)
-		if (scan->answers[i].user == user && scan->answers[i].service == service) {
+		if (scan->answers[i].user == who->user &&
+		    scan->answers[i].service == who->service &&
+		    scan->answers[i].cgroup == who->cgroup) {
 			*index = i;
 			return 0;
 		}
@@ -158,19 +222,9 @@ static int answer_for(struct live_scan *scan, const char *user,
 	if (answers == NULL)
 		return -ENOMEM;
 	scan->answers = answers;
-	a = &answers[scan->n_answers - 1];
-	*a = (struct live_answer){
-		.user = (char *)user,
-		.service = (char *)service,
-		.identity = { .user = user, .service = service },
-	};
-	a->rc = pml_decide_loaded(&scan->policy, &a->identity, &machine, log,
-				  &a->decision);
-	if (a->rc == -ENOMEM)
-		return a->rc;
-	if (a->rc == 0 && service == NULL)
-		a->service_rule_could_apply =
-			service_rule_could_apply(&scan->policy, &a->identity);
+	decide(scan, root, who, log, &answers[scan->n_answers - 1]);
+	if (answers[scan->n_answers - 1].rc == -ENOMEM)
+		return -ENOMEM;
 	*index = scan->n_answers - 1;
 	return 0;
 }
@@ -249,6 +303,20 @@ static int compare_procs(const void *x, const void *y)
 	return (a->info.pid > b->info.pid) - (a->info.pid < b->info.pid);
 }
 
+/* The cgroup text that keys PROC's answer, or NULL where it plays no part
+ * (or cannot be read: the process ended, and is then skipped soon). */
+static int cgroup_of(struct live_scan *scan, const struct caches *c,
+		     const char *root, pid_t pid, const char **cgroup)
+{
+	char text[CGROUP_TEXT_MAX];
+
+	*cgroup = NULL;
+	if (!c->per_cgroup || proc_cgroup(root, pid, text, sizeof(text)) < 0)
+		return 0;
+	*cgroup = intern(scan, text);
+	return *cgroup != NULL ? 0 : -ENOMEM;
+}
+
 /* Reads PID and, if SELECTION picks it, adds it to SCAN. */
 static int add_process(struct live_scan *scan, struct caches *c,
 		       const char *root, pid_t pid,
@@ -256,6 +324,7 @@ static int add_process(struct live_scan *scan, struct caches *c,
 		       const struct pml_log *log)
 {
 	struct live_proc proc = { .service = NULL };
+	struct subject who = { .pid = pid };
 	struct live_proc *procs;
 	int rc = proc_read(root, pid, &proc.info);
 
@@ -272,6 +341,8 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	}
 	if (rc < 0)
 		return rc;
+	if (!proc.info.kernel_thread && proc.info.has_login)
+		scan->with_login++;
 	if (!selected(selection, &proc.info))
 		return 0;
 	rc = user_of(scan, c, proc.info.uid, &proc.user, &proc.user_known);
@@ -281,8 +352,18 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	 * "slurm", before it forked them. */
 	else if (rc == 0 && proc.info.has_job)
 		proc.service = LIVE_SLURM_SERVICE;
+	if (proc.service == NULL && c->service != NULL) {
+		proc.service = c->service;
+		proc.service_given = true;
+	}
 	if (rc == 0)
-		rc = answer_for(scan, proc.user, proc.service, log, &proc.answer);
+		rc = cgroup_of(scan, c, root, pid, &who.cgroup);
+	who.user = proc.user;
+	who.user_known = proc.user_known;
+	who.uid = proc.info.uid;
+	who.service = proc.service;
+	if (rc == 0)
+		rc = answer_for(scan, root, &who, log, &proc.answer);
 	if (rc < 0)
 		return rc;
 	proc.verdict = verdict_of(scan, &proc);
@@ -300,9 +381,22 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	return 0;
 }
 
+/* Does any level of POLICY take a share of "available" memory? */
+static bool takes_available(const struct pml_policy *policy)
+{
+	size_t i;
+
+	if (pml_needs_available(policy, NULL))
+		return true;
+	for (i = 0; i < policy->n_rules; i++)
+		if (pml_needs_available(policy, &policy->rules[i]))
+			return true;
+	return false;
+}
+
 int live_scan(const char *root, const struct pml_source *source,
-	      const struct live_selection *selection, const struct pml_log *log,
-	      struct live_scan *out)
+	      const struct live_selection *selection, const char *service,
+	      const struct pml_log *log, struct live_scan *out)
 {
 	struct caches c = { .users = NULL };
 	pid_t *pids = NULL;
@@ -313,8 +407,10 @@ int live_scan(const char *root, const struct pml_source *source,
 	rc = pml_load(source, log, &out->policy, &out->machine);
 	if (rc < 0)
 		return rc;
-	rc = proc_list(root, &pids, &n);
-	if (rc < 0)
+	c.per_cgroup = takes_available(&out->policy);
+	if (service != NULL && (c.service = intern(out, service)) == NULL)
+		rc = -ENOMEM;
+	if (rc == 0 && (rc = proc_list(root, &pids, &n)) < 0)
 		pml_log(log, LOG_ERR, "cannot list the processes in %s/proc: %s",
 			root, strerror(-rc));
 	for (i = 0; rc == 0 && i < n; i++)
@@ -331,6 +427,41 @@ int live_scan(const char *root, const struct pml_source *source,
 	if (out->n_procs > 1)
 		qsort(out->procs, out->n_procs, sizeof(*out->procs), compare_procs);
 	return 0;
+}
+
+const char *live_none_selected(const struct live_scan *scan,
+			       const struct live_selection *selection)
+{
+	switch (selection->which) {
+	case LIVE_SESSIONS:
+		if (scan->with_login == 0)
+			return "no process has a login uid: is pam_loginuid in the PAM stacks? (--all selects every process)";
+		return "no process in a login session could be read";
+	case LIVE_USERS:
+		return selection->n_uids == 1 ? "the user named has no process"
+					      : "the users named have no process";
+	default:
+		return "no process could be read";
+	}
+}
+
+void live_print_notes(const struct live_scan *scan)
+{
+	size_t i, unknown = 0;
+
+	if (scan->unreadable > 0)
+		fprintf(stderr, "memlockctl: %u %s skipped: not readable by this user\n",
+			scan->unreadable,
+			cli_plural(scan->unreadable, "process", "processes"));
+	for (i = 0; i < scan->n_procs; i++) {
+		const struct live_answer *a = &scan->answers[scan->procs[i].answer];
+
+		unknown += a->rc == 0 && a->service_rule_could_apply;
+	}
+	if (unknown > 0)
+		fprintf(stderr,
+			"memlockctl: %zu %s without an answer: logind names no service for the session, and a rule with a service key could apply; --service NAME answers as if it were NAME\n",
+			unknown, cli_plural(unknown, "process", "processes"));
 }
 
 void live_scan_free(struct live_scan *scan)

@@ -3,7 +3,9 @@
  * Live sessions: the running processes memlockctl status and apply look
  * at, each with the policy's answer for its user and its session's PAM
  * service.  The policy is loaded once; the answer is decided once per
- * distinct (user, service), with the module's own code (pml_decide_loaded).
+ * distinct (user, service, cgroup), with the module's own code
+ * (pml_decide_loaded), every group a rule names looked up, and "available"
+ * memory taken from the process's own cgroup and its user's slice.
  */
 #ifndef PML_CLI_LIVE_H
 #define PML_CLI_LIVE_H
@@ -47,15 +49,21 @@ enum live_verdict {
 			 * be looked up for a rule that needs it */
 };
 
-/* The policy's answer for one (user, service). */
+/* The policy's answer for one (user, service, cgroup). */
 struct live_answer {
-	char *user;
-	char *service; /* NULL: not known */
-	int rc;	       /* 0, or pml_decide_loaded's error */
+	const char *user;    /* interned: the uid's name, or its number */
+	const char *service; /* NULL: not known */
+	/* The text of /proc/PID/cgroup where the policy takes a share of
+	 * "available" memory, else NULL: one answer serves every process
+	 * of the user and service. */
+	const char *cgroup;
+	int rc; /* 0, or pml_decide_loaded's error */
 	struct pml_identity identity;
 	struct pml_decision decision; /* when rc is 0 */
-	/* The service is not known, and some rule with a service key would
-	 * match this user for one of its services. */
+	struct pml_machine machine;   /* its base of "available" memory */
+	/* The service is not known, and a rule with a service key, later
+	 * than the rule that decided, would match this user for one of its
+	 * services: the answer could be another. */
 	bool service_rule_could_apply;
 };
 
@@ -64,6 +72,7 @@ struct live_proc {
 	const char *user;    /* the real uid's name, or its number */
 	bool user_known;     /* NSS knows the uid */
 	const char *service; /* the session's PAM service, or NULL */
+	bool service_given;  /* SERVICE is --service's: logind named none */
 	size_t answer;	     /* index into live_scan.answers */
 	enum live_verdict verdict;
 };
@@ -77,6 +86,7 @@ struct live_scan {
 	struct live_answer *answers;
 	size_t n_answers;
 	unsigned unreadable; /* processes skipped: not readable */
+	unsigned with_login; /* processes read that have a loginuid */
 	/* Interned names, freed with the scan. */
 	char **names;
 	size_t n_names;
@@ -84,13 +94,15 @@ struct live_scan {
 
 /*
  * Loads the policy from SOURCE (errors logged), lists the processes under
- * ROOT ("" for this machine) that SELECTION picks, and decides for each.
- * Returns 0 (free *out with live_scan_free), -EINVAL (the policy is
- * invalid), or another -errno (logged).
+ * ROOT ("" for this machine) that SELECTION picks, and decides for each:
+ * for a process whose session's service logind does not name, as if it
+ * were SERVICE (NULL: unknown).  Returns 0 (free *out with
+ * live_scan_free), -EINVAL (the policy is invalid), or another -errno
+ * (logged).
  */
 int live_scan(const char *root, const struct pml_source *source,
-	      const struct live_selection *selection, const struct pml_log *log,
-	      struct live_scan *out);
+	      const struct live_selection *selection, const char *service,
+	      const struct pml_log *log, struct live_scan *out);
 void live_scan_free(struct live_scan *scan);
 
 /* The answer for PROC, or NULL when there is none (verdict unknown). */
@@ -99,6 +111,18 @@ const struct live_answer *live_answer_of(const struct live_scan *scan,
 
 /* "ok", "below", "above", "unknown". */
 const char *live_verdict_name(enum live_verdict verdict);
+
+/* Why SELECTION picked no process of SCAN: a sentence to follow "no
+ * process selected: ". */
+const char *live_none_selected(const struct live_scan *scan,
+			       const struct live_selection *selection);
+
+/*
+ * On stderr, what the listing leaves out: processes not readable by this
+ * user, and those without an answer only because their session's service
+ * is unknown (--service answers for them).
+ */
+void live_print_notes(const struct live_scan *scan);
 
 /*
  * The uid of each user NAMES names.  Returns 0, or -ESRCH with *unknown

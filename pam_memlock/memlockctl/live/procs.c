@@ -467,6 +467,17 @@ int proc_list(const char *root, pid_t **pids, size_t *n)
 	return 0;
 }
 
+int proc_cgroup(const char *root, pid_t pid, char *buf, size_t len)
+{
+	int dir = open_pid_dir(root, pid), rc;
+
+	if (dir < 0)
+		return dir;
+	rc = read_at(dir, "cgroup", buf, len);
+	close(dir);
+	return gone_or(rc);
+}
+
 int proc_session_service(const char *root, unsigned session, char *service,
 			 size_t len)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Running processes, as memlockctl status and apply see them: what
- * /proc/PID/{stat,status,limits,loginuid,sessionid} and logind's
+ * /proc/PID/{stat,status,limits,loginuid,sessionid,cgroup} and logind's
  * /run/systemd/sessions/ID say.  Every path is prefixed with a root ("" for
  * this machine; the tests give a tree of their own).  Nothing here writes.
  *
@@ -84,6 +84,9 @@ int proc_start_time(const char *root, pid_t pid, uint64_t *start);
 /* Is PID still the process that started at START?  False when it is gone,
  * or its pid went to another process since. */
 bool proc_still(const char *root, pid_t pid, uint64_t start);
+
+/* The text of ROOT/proc/PID/cgroup (at most LEN - 1 bytes): 0 or -errno. */
+int proc_cgroup(const char *root, pid_t pid, char *buf, size_t len);
 
 /*
  * The PAM service of logind session SESSION (ROOT/run/systemd/sessions/

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * memlockctl status [USER...] [--all] [--json]: running processes, their
- * RLIMIT_MEMLOCK, the memory they lock and pin, what the policy gives their
- * user now, and per user the totals the kernel charges io_uring and RDMA
- * against.  It only reads.
+ * memlockctl status [USER...] [--all] [--service S] [--json]: running
+ * processes, their RLIMIT_MEMLOCK, the memory they lock and pin, what the
+ * policy gives their user now, and per user the totals the kernel charges
+ * io_uring and RDMA against.  It only reads.
  */
 #include "cli.h"
 
@@ -77,6 +77,17 @@ static void total_of(const struct live_scan *scan, size_t first,
 	t->end = i;
 }
 
+/* The service, in parentheses where --service stood in for logind. */
+static const char *service_cell(const struct live_proc *p, char *buf, size_t len)
+{
+	char given[CELL_MAX];
+
+	if (!p->service_given)
+		return cell(p->service, 10, buf, len);
+	snprintf(given, sizeof(given), "(%s)", p->service);
+	return cell(given, 10, buf, len);
+}
+
 static void print_process(const struct live_scan *scan, const struct live_proc *p)
 {
 	char user[CELL_MAX], comm[CELL_MAX], service[CELL_MAX], session[16];
@@ -97,17 +108,18 @@ static void print_process(const struct live_scan *scan, const struct live_proc *
 	printf("%7d %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %s\n",
 	       (int)p->info.pid, cell(p->user, NAME_COLUMN, user, sizeof(user)),
 	       cell(p->info.comm, 15, comm, sizeof(comm)), session,
-	       cell(p->service, 10, service, sizeof(service)),
+	       service_cell(p, service, sizeof(service)),
 	       locked, pinned, soft, hard, policy, live_verdict_name(p->verdict));
 }
 
-static void print_text(const struct live_scan *scan)
+static void print_text(const struct live_scan *scan,
+		       const struct live_selection *selection)
 {
 	struct user_total t;
 	size_t i;
 
 	if (scan->n_procs == 0) {
-		printf("no process selected\n");
+		printf("no process selected: %s\n", live_none_selected(scan, selection));
 		return;
 	}
 	printf("%7s %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %s\n", "PID", "USER",
@@ -145,6 +157,17 @@ static void json_policy(struct cli_json *j, const struct live_scan *scan,
 	}
 	rule = a->decision.rule;
 	cli_json_open_object(j);
+	/* The base of a share of "available": this process's own. */
+	cli_json_key(j, "base");
+	if (pml_needs_available(&scan->policy, rule))
+		cli_json_uint(j, a->machine.available.bytes);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "base_from");
+	cli_json_string(j, pml_needs_available(&scan->policy, rule) &&
+					   a->machine.available.from[0] != '\0'
+				   ? a->machine.available.from
+				   : NULL);
 	cli_json_key(j, "soft");
 	cli_json_bytes(j, a->decision.soft.bytes);
 	cli_json_key(j, "hard");
@@ -191,6 +214,8 @@ static void json_process(struct cli_json *j, const struct live_scan *scan,
 		cli_json_null(j);
 	cli_json_key(j, "service");
 	cli_json_string(j, p->service);
+	cli_json_key(j, "service_given");
+	cli_json_bool(j, p->service_given);
 	cli_json_key(j, "soft");
 	cli_json_bytes(j, p->info.limits.soft);
 	cli_json_key(j, "hard");
@@ -267,15 +292,13 @@ int cli_status(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (live_scan(options->root != NULL ? options->root : "", &options->source,
-		      &selection, &log, &scan) < 0)
+		      &selection, options->service, &log, &scan) < 0)
 		return CLI_EXIT_FAIL;
 	if (options->json)
 		print_json(&scan, selection.which);
 	else
-		print_text(&scan);
-	if (scan.unreadable > 0)
-		fprintf(stderr, "memlockctl: %u %s skipped: not readable by this user\n",
-			scan.unreadable, cli_plural(scan.unreadable, "process", "processes"));
+		print_text(&scan, &selection);
+	live_print_notes(&scan);
 	for (i = 0; i < scan.n_procs; i++)
 		below |= scan.procs[i].verdict == LIVE_BELOW;
 	live_scan_free(&scan);

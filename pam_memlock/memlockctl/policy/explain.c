@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * memlockctl explain USER: what the module would set for USER on this
- * machine, and why.  It calls pml_evaluate exactly as the module's
- * session code does, so the two cannot disagree; only the printing is
- * its own.
+ * machine, and why.  It calls pml_evaluate as the module's session code
+ * does, so the two cannot disagree, with two differences of scope: every
+ * group a rule names is looked up, so that every rule that matches is
+ * listed (the decision is the same), and the base of "available" memory
+ * is the user's slice, not this command's own cgroup.  Only the printing
+ * is its own.
  */
 #include "cli.h"
 
@@ -70,6 +73,26 @@ static const char *clamp_text(enum pml_clamp clamp)
 	}
 }
 
+/* Which cgroups the base comes from: there is no session to read. */
+static void print_base_scope(const struct pml_evaluation *e)
+{
+	if (e->machine.available.scope == PML_BASE_USER_SLICE)
+		printf("            from the user's slice, user-%u.slice, and the cgroups above it; a session's own cgroup may lower it\n",
+		       (unsigned)e->identity.uid);
+	else if (e->identity.uid_known)
+		printf("            user-%u.slice does not exist now: RAM, the cgroup root and user.slice; the cgroup a session starts in may lower it\n",
+		       (unsigned)e->identity.uid);
+	else
+		printf("            the user has no uid: RAM and the cgroup root; the cgroup a session starts in may lower it\n");
+}
+
+static const char *base_scope_name(enum pml_base_scope scope)
+{
+	return scope == PML_BASE_USER_SLICE ? "user_slice"
+	       : scope == PML_BASE_TOP	    ? "top"
+					    : "process";
+}
+
 static void print_share(const struct pml_evaluation *e, const struct pml_side *side)
 {
 	const struct pml_rule *rule = e->decision.rule;
@@ -90,6 +113,7 @@ static void print_share(const struct pml_evaluation *e, const struct pml_side *s
 		else
 			printf("RAM: no memory limit of a cgroup is below it");
 		printf("\n");
+		print_base_scope(e);
 	}
 	amount_text(side->share_exact, a, sizeof(a));
 	printf("  share:    %s of %s = %s\n", share,
@@ -313,6 +337,10 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 						   e->machine.available.from[0] != '\0'
 					   ? e->machine.available.from
 					   : NULL);
+		cli_json_key(j, "base_scope");
+		cli_json_string(j, side->share_of->base == PML_BASE_AVAILABLE
+					   ? base_scope_name(e->machine.available.scope)
+					   : NULL);
 		cli_json_key(j, "exact");
 		cli_json_uint(j, side->share_exact);
 		cli_json_key(j, "page_rounded");
@@ -431,6 +459,7 @@ int cli_explain(const struct cli_options *options)
 	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
+		.scope = { .groups = PML_GROUPS_EVERY, .pid = PML_NO_PROCESS },
 	};
 	struct pml_evaluation evaluation;
 	struct measure_rings rings;
@@ -441,8 +470,9 @@ int cli_explain(const struct cli_options *options)
 	rc = cli_source_init(options, &source);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	/* The same request the module's session code makes, but that a
-	 * candidate (--conf) is read whatever its owner and mode. */
+	/* The request the module's session code makes, seen further (every
+	 * group, the user's slice), and a candidate (--conf) read whatever
+	 * its owner and mode. */
 	request.source = source.source;
 	cli_log_init(&log, &state);
 	rc = pml_evaluate(&request, &log, &evaluation);

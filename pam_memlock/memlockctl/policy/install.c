@@ -11,11 +11,17 @@
  * one step, so a reader opens either the old file or the new one, never a
  * half-written one (an editor that truncates and writes in place cannot
  * promise that; see memlock.conf(5)).
+ *
+ * From before mkstemp to the rename (or the unlink of a refused file)
+ * signals are held back: a Ctrl-C or a kill then takes effect once the
+ * temporary file is gone, and leaves nothing behind.  Only SIGKILL, which
+ * nothing can hold back, or a crash of the machine can leave it.
  */
 #include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +133,7 @@ int cli_install(const struct cli_options *options)
 	size_t len = 0;
 	int fd = -1, dirfd = -1, rc, status = CLI_EXIT_FAIL;
 	long page = sysconf(_SC_PAGESIZE);
+	sigset_t all, before;
 
 	pml_escape(options->new_file, new_shown, sizeof(new_shown));
 	pml_escape(target, target_shown, sizeof(target_shown));
@@ -142,6 +149,8 @@ int cli_install(const struct cli_options *options)
 		free(data);
 		return fail("cannot install", target, rc);
 	}
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &before);
 	/* What the module will read once TEMP is renamed: the files already
 	 * installed beside TARGET, with TEMP's bytes in its place.  Messages
 	 * about them name NEW, which is what the user wrote and can fix. */
@@ -200,6 +209,8 @@ out_unlink:
 		close(fd);
 	unlink(temp);
 out:
+	/* A signal held back is delivered here, with nothing left behind. */
+	sigprocmask(SIG_SETMASK, &before, NULL);
 	cli_source_free(&tree);
 	free(data);
 	free(dir);

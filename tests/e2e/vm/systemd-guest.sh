@@ -12,7 +12,7 @@
 #
 # The overlay is the VM's own, gone at power-off: /etc is edited freely.
 . "$(dirname "$0")/logins.sh"
-tap_plan 61
+tap_plan 64
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # --- 0. Before anything is installed ---------------------------------------
@@ -192,6 +192,65 @@ tap_is "doctor, user.conf DefaultLimitMEMLOCK=1G, systemd-user: ok, predicts the
 	"$(doctor_path systemd-user)" "ok ${measured[systemd-user]}"
 sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
 
+# --- Groups that pam_group adds at pam_setcred ------------------------------
+# /etc/security/group.conf gives the test user group pmlextra (gid 4300),
+# which no NSS source lists them in, on every service and terminal.  With
+# pam_group in the auth stacks of login, sshd and su, and pam_exec writing
+# the groups of the process that opens the session (id -G, at the end of
+# the session stack, after pam_memlock), a rule on pmlextra shows what the
+# module can see: groups from NSS only.
+uptime_note "pam_group"
+groupadd -g 4300 pmlextra
+cp "$conf" "$E2E_CASE/memlock.conf"
+cp /etc/security/group.conf /etc/pam.d/login /etc/pam.d/sshd /etc/pam.d/su "$E2E_CASE/"
+echo "*;*;$E2E_USER;Al0000-2400;pmlextra" >>/etc/security/group.conf
+cat >/usr/local/bin/pml-opener <<'SH'
+#!/bin/sh
+# The uid and groups of the process that runs pam_open_session.
+echo "uid $(id -u) groups $(id -G)"
+SH
+chmod 0755 /usr/local/bin/pml-opener
+for service in login sshd su; do
+	sed -i '1i auth optional pam_group.so' "/etc/pam.d/$service"
+	echo "session optional pam_exec.so quiet type=open_session log=/run/pml-open-$service /usr/local/bin/pml-opener" \
+		>>"/etc/pam.d/$service"
+done
+printf 'limit = "256 MiB";\nrules = ( { group = "pmlextra"; limit = "200 MiB"; } );\n' >"$conf"
+cat >/usr/local/bin/pml-groups <<'SH'
+#!/bin/sh
+# The session's limits, and whether its process has gid 4300.
+l=$(awk '/^Max locked memory/ { print $4, $5 }' /proc/self/limits)
+case " $(id -G) " in *" 4300 "*) echo "$l 4300" ;; *) echo "$l -" ;; esac
+SH
+chmod 0755 /usr/local/bin/pml-groups
+has_4300() {	# has_4300 SERVICE: did the process opening the session have gid 4300?
+	local line
+	line=$(tail -n 1 "/run/pml-open-$1" 2>/dev/null)
+	echo "# $1: the process opening the session had $line" >&2
+	case " $line " in
+	*" groups "*" 4300 "*) echo yes ;;
+	"  ") echo "no log" ;;
+	*) echo no ;;
+	esac
+}
+got=$(python3 "$e2e_dir/vm/pty_login.py" "$E2E_USER" "$PASSWORD" /usr/local/bin/pml-groups \
+	</dev/null 2>"$E2E_CASE/login.log")
+# Measured on Debian 12: login opens the session before it sets any of the
+# user's groups; sshd's privileged monitor has pmlextra by then (from its
+# pam_setcred) on top of root's own, but not the user's groups from NSS;
+# su has them all.  The module reads NSS alone, on every path.
+tap_is "pam_group, login: the shell has pmlextra, the process opening the session did not; the rule on it does not match: 256 MiB" \
+	"$got $(has_4300 login)" "$POLICY 4300 no"
+got=$(ssh_login /usr/local/bin/pml-groups)
+tap_is "pam_group, sshd: the shell has pmlextra, and so did sshd's root process opening the session; the rule on it does not match: 256 MiB" \
+	"$got $(has_4300 sshd)" "$POLICY 4300 yes"
+got=$(su -l "$E2E_USER" -c /usr/local/bin/pml-groups </dev/null 2>"$E2E_CASE/su.log")
+tap_is "pam_group, su -l: the shell has pmlextra, and so did the process opening the session; the rule on it does not match: 256 MiB" \
+	"$got $(has_4300 su)" "$POLICY 4300 yes"
+cp "$E2E_CASE/group.conf" /etc/security/group.conf
+cp "$E2E_CASE/login" "$E2E_CASE/sshd" "$E2E_CASE/su" /etc/pam.d/
+cp "$E2E_CASE/memlock.conf" "$conf"
+
 # --- share_of: "50%" of what the session's cgroups allow ----------------------
 # The installed policy becomes a share, applied exactly; runuser -u opens
 # the sessions, through /etc/pam.d/runuser (pam_limits, then the module,
@@ -238,8 +297,10 @@ explain_base() {	# explain_base: "BASE BASE_FROM SOFT" of explain's soft side
 share_policy
 tap_is "share_of available, a session from a cgroup with memory.max 256 MiB, \"50%\": 128 MiB soft and hard" \
 	"$(in_cgroup runuser -u "$E2E_USER" -- "$show")" "$HALF_256 $HALF_256"
-tap_is "memlockctl explain in that cgroup: base 256 MiB from $cg/memory.max, soft 128 MiB" \
-	"$(explain_base in_cgroup)" "$((256 * MIB)) $cg/memory.max $HALF_256"
+# explain has no session to read: it starts from the user's slice, not
+# from the cgroup it runs in (here no limit there yet: RAM).
+tap_is "memlockctl explain, run inside that cgroup: the base is the user's slice, not its own cgroup: RAM, soft 50% of it" \
+	"$(explain_base in_cgroup)" "$mem_total null $RAM_HALF"
 # A container's view: its own cgroup namespace, cgroup2 mounted anew, the
 # 256 MiB cgroup as the root it sees ("0::/").
 tap_is "share_of available in a cgroup namespace (unshare -C -m, cgroup2 remounted), root at memory.max 256 MiB: 128 MiB" \

@@ -107,7 +107,10 @@ cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
 install -m 0644 "$src/conf/memlock.conf" -D "$root/etc/security/memlock.conf"
 # The module beside libpam's own pam_unix.so: /lib/<triplet>/security on
 # Debian 12, /usr/lib/<triplet>/security on 13.
-moddir=$(dpkg-deb -c "$cache"/libpam-modules_*.deb | awk '/\/pam_unix\.so$/ { print $NF }')
+# (The newest libpam-modules of the cache, which an update may have left
+# holding two.)
+pam_modules=$(ls "$cache"/libpam-modules_*_"$arch".deb | sort -V | tail -n 1)
+moddir=$(dpkg-deb -c "$pam_modules" | awk '/\/pam_unix\.so$/ { print $NF }')
 install -m 0644 /dev/null "$root/${moddir%/*}/pam_memlock.so"
 mkdir -p "$scratch/debconf" "$root/var/lib/pam"
 unshare -m --propagation private sh -c '

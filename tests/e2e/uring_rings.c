@@ -2,10 +2,16 @@
 /*
  * uring_rings: a real io_uring client, through liburing, to hold
  * `memlockctl measure`'s numbers against: it opens RINGS rings of ENTRIES
- * entries with io_uring_queue_init(), registers one page-aligned buffer of
- * BUFFER bytes with the first (0: none), and mlock()s MLOCK bytes (0: none).
+ * entries, registers one page-aligned buffer of BUFFER bytes with the first
+ * (0: none), and mlock()s MLOCK bytes (0: none).
  *
- *   uring_rings RINGS ENTRIES BUFFER MLOCK
+ *   uring_rings [--liburing] RINGS ENTRIES BUFFER MLOCK
+ *
+ * Each ring is set up as measure measures it, with the submission queue's
+ * index array, then mapped by liburing (io_uring_queue_mmap()).  With
+ * --liburing, io_uring_queue_init() sets it up as it likes: from liburing
+ * 2.5 on Linux 6.6 and later without the array (IORING_SETUP_NO_SQARRAY),
+ * which needs less, never more.
  *
  * Prints one line on stdout and exits with:
  *   "ok"                        0  everything succeeded
@@ -20,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -59,15 +66,33 @@ static void *touched(size_t size)
 	return p;
 }
 
+/* A ring with the index array, as measure sets one up: 0 or -errno. */
+static int ring_with_array(unsigned entries, struct io_uring *ring)
+{
+	struct io_uring_params p = { .flags = 0 };
+	int fd, rc;
+
+	fd = (int)syscall(__NR_io_uring_setup, entries, &p);
+	if (fd < 0)
+		return -errno;
+	rc = io_uring_queue_mmap(fd, &p, ring);
+	if (rc < 0)
+		close(fd);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long rings, entries, buffer, locked, i;
 	struct io_uring *ring;
 	struct iovec iov;
+	int as_liburing_likes = argc > 1 && strcmp(argv[1], "--liburing") == 0;
 	int rc;
 
+	argv += as_liburing_likes;
+	argc -= as_liburing_likes;
 	if (argc != 5) {
-		fprintf(stderr, "usage: %s RINGS ENTRIES BUFFER MLOCK\n", argv[0]);
+		fprintf(stderr, "usage: uring_rings [--liburing] RINGS ENTRIES BUFFER MLOCK\n");
 		return 1;
 	}
 	rings = number(argv[1]);
@@ -78,7 +103,8 @@ int main(int argc, char **argv)
 	if (ring == NULL)
 		return failed("calloc", 0, errno);
 	for (i = 0; i < rings; i++) {
-		rc = io_uring_queue_init((unsigned)entries, &ring[i], 0);
+		rc = as_liburing_likes ? io_uring_queue_init((unsigned)entries, &ring[i], 0)
+				       : ring_with_array((unsigned)entries, &ring[i]);
 		if (rc < 0)
 			return failed("ring", i + 1, -rc);
 	}

@@ -17,9 +17,9 @@ src=${PML_SRCDIR:?run with make check}
 release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
 cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}/$release
 packages="openssh-server login util-linux sudo cron systemd libpam-runtime
-	libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
+	libpam0g libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
-cases=14
+cases=15
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -155,16 +155,14 @@ else:
 # overrides the policy; from 1.7.0 (Debian 13) it leaves a limit that no
 # limits.conf line names alone unless given set_all (libpam-modules'
 # NEWS.Debian), and the policy stands.
-pam_version=$(dpkg-deb -f "$cache"/libpam-modules_*.deb Version)
+pam_version=$(dpkg-deb -f "$pam_modules" Version)
 for svc in sshd cron; do
 	line=$(line_of /etc/pam.d/$svc pam_limits.so)
 	if dpkg --compare-versions "$pam_version" lt 1.7.0; then
 		desc="$svc is overridden by pam_limits at /etc/pam.d/$svc:$line, with the fix"
 		want="overridden add \"session optional pam_memlock.so\" to /etc/pam.d/$svc, right after line $line (pam_limits)"
 	else
-		# TODO until doctor models Linux-PAM 1.7's pam_limits; then this
-		# passes, automake counts it as XPASS, and the TODO goes.
-		desc="$svc is ok: Linux-PAM $pam_version's pam_limits at line $line leaves the limit # TODO doctor has no model of Linux-PAM 1.7's pam_limits yet ($release)"
+		desc="$svc is ok: Linux-PAM $pam_version's pam_limits at line $line leaves the limit"
 		want="ok "
 	fi
 	got=$(verdict $svc)
@@ -217,7 +215,22 @@ else
 		"sshd: $(verdict sshd)" "cron: $(verdict cron)" "status $status"
 fi
 
-# 14. Speed: the whole of Debian's pam.d, 20 runs (the number is for the
+# 14. Which pam_limits doctor models, told by the root's libpam (the root
+# has no dpkg status: its packages are unpacked, not installed).
+if dpkg --compare-versions "$pam_version" lt 1.7.0; then
+	want=debian-pid1
+else
+	want=debian
+fi
+got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["models"]["pam_limits"])' \
+	"$scratch/all.json" 2>&1)
+if [ "$got" = "$want" ]; then
+	ok "doctor models Linux-PAM $pam_version's pam_limits as \"$want\""
+else
+	not_ok "doctor models Linux-PAM $pam_version's pam_limits as \"$want\"" "got: $got"
+fi
+
+# 15. Speed: the whole of Debian's pam.d, 20 runs (the number is for the
 # log, not a pass mark: timing tests fail on busy machines).
 start=$(date +%s%N)
 for i in $(seq 20); do

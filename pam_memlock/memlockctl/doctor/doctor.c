@@ -106,14 +106,94 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 	return 0;
 }
 
+const struct doc_limits_model_info doc_limits_models[DOC_LIMITS_COUNT] = {
+	[DOC_LIMITS_UPSTREAM] = {
+		.name = "upstream",
+		.text = "upstream's (memlock lines only; PID 1's limits with set_all)",
+	},
+	[DOC_LIMITS_DEBIAN] = {
+		.name = "debian",
+		.text = "Debian's from 1.7.0 (memlock lines only; PID 1's limits with set_all)",
+		.root_exempt = true,
+	},
+	[DOC_LIMITS_DEBIAN_PID1] = {
+		.name = "debian-pid1",
+		.text = "Debian's before 1.7.0 (copies PID 1's limits into every session)",
+		.pid1_first = true,
+		.root_exempt = true,
+	},
+};
+
+/* libpam-modules' upstream version in ROOT's dpkg status, as MAJOR * 100 +
+ * MINOR, or -1 when there is none. */
+static int dpkg_pam_version(const char *root)
+{
+	static const char package[] = "Package: libpam-modules\n";
+	struct doc_text text;
+	const char *p, *end, *colon;
+	unsigned major, minor;
+	int v = -1;
+
+	if (doc_read(root, "/var/lib/dpkg/status", &text) < 0)
+		return -1;
+	for (p = text.data; (p = strstr(p, package)) != NULL; p++)
+		if (p == text.data || p[-1] == '\n')
+			break;
+	end = p != NULL ? strstr(p, "\n\n") : NULL;
+	p = p != NULL ? strstr(p, "\nVersion: ") : NULL;
+	if (p != NULL && (end == NULL || p < end)) {
+		p += strlen("\nVersion: ");
+		colon = strpbrk(p, ":\n");
+		if (colon != NULL && *colon == ':')
+			p = colon + 1; /* past the epoch */
+		if (sscanf(p, "%3u.%3u", &major, &minor) == 2)
+			v = (int)(major * 100 + minor);
+	}
+	doc_text_free(&text);
+	return v;
+}
+
+/*
+ * Debian's pam_limits carries a patch that binds root by its own lines
+ * only, and before 1.7.0 one that started every session from PID 1's limits
+ * (1.7.0's NEWS.Debian: add set_all for the old behaviour).  dpkg's status
+ * tells the version; without it, libpam's reader does, as Debian went from
+ * 1.5.3 to 1.7.0.
+ */
+static void probe_limits(struct doctor *d)
+{
+	int v;
+
+	if (!doc_exists(d->root, "/usr/share/doc/libpam-modules")) {
+		d->limits = DOC_LIMITS_UPSTREAM;
+		snprintf(d->limits_note, sizeof(d->limits_note), "no Debian libpam-modules");
+		return;
+	}
+	v = dpkg_pam_version(d->root);
+	if (v >= 0) {
+		d->limits = v < 107 ? DOC_LIMITS_DEBIAN_PID1 : DOC_LIMITS_DEBIAN;
+		snprintf(d->limits_note, sizeof(d->limits_note),
+			 "libpam-modules %d.%d in dpkg's status", v / 100, v % 100);
+	} else if (d->libpam.library[0] != '\0') {
+		d->limits = d->libpam.dialect == DOC_LIBPAM_1_5 ? DOC_LIMITS_DEBIAN_PID1
+								: DOC_LIMITS_DEBIAN;
+		snprintf(d->limits_note, sizeof(d->limits_note),
+			 "not in dpkg's status: from libpam %s's reader",
+			 doc_libpam_dialect_name(d->libpam.dialect));
+	} else {
+		d->limits = DOC_LIMITS_DEBIAN_PID1;
+		snprintf(d->limits_note, sizeof(d->limits_note),
+			 "its version unknown: Debian 12's assumed");
+	}
+}
+
 static void probe(struct doctor *d)
 {
 	struct utsname uts;
 	struct doc_text text;
 
-	/* Debian's libpam-modules carries the patch that copies PID 1's limits. */
-	d->debian_limits = doc_exists(d->root, "/usr/share/doc/libpam-modules");
 	doc_libpam_probe(d->root, &d->libpam);
+	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->pid1_soft.known = d->pid1_hard.known = false;
 	if (d->root[0] != '\0') {

@@ -7,8 +7,9 @@
  *
  * Two starting points: upstream pam_limits touches memlock only when a
  * line matches (or with set_all, which first copies PID 1's limits);
- * Debian's copies PID 1's limits into every session, as if set_all were
- * always given.  The request says which.
+ * Debian's before 1.7.0 (Debian 12) copies PID 1's limits into every
+ * session, as if set_all were always given, and Debian's from 1.7.0
+ * (Debian 13) no longer does.  The request says which.
  *
  * Values are bytes, UINT64_MAX for unlimited, each with a `known` flag:
  * under --root PID 1's limits are unknown, and so is what follows them.
@@ -51,6 +52,23 @@ struct doc_user {
  * -EIO (the database could not be read).  Free with doc_user_free. */
 int doc_user_lookup(const char *name, struct doc_user *out);
 void doc_user_free(struct doc_user *user);
+
+/* Whose pam_limits the system runs (doc_limits_models[] describes each). */
+enum doc_limits_model {
+	DOC_LIMITS_UPSTREAM,
+	DOC_LIMITS_DEBIAN,	/* Debian's from 1.7.0: Debian 13 */
+	DOC_LIMITS_DEBIAN_PID1, /* Debian's before 1.7.0: Debian 12 */
+	DOC_LIMITS_COUNT
+};
+
+struct doc_limits_model_info {
+	const char *name; /* in doctor's JSON */
+	const char *text; /* in doctor's text */
+	bool pid1_first;  /* every session starts from PID 1's limits */
+	bool root_exempt; /* "*" and group lines skip root */
+};
+
+extern const struct doc_limits_model_info doc_limits_models[DOC_LIMITS_COUNT];
 
 /* pam_limits' ranks: the lower, the stronger. */
 enum doc_limits_rank {

@@ -191,8 +191,8 @@ void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc
 	rq = (struct doc_limits_request){
 		.root = d->root,
 		.conf = conf,
-		.set_all = d->debian_limits || set_all,
-		.root_exempt = d->debian_limits,
+		.set_all = doc_limits_models[d->limits].pid1_first || set_all,
+		.root_exempt = doc_limits_models[d->limits].root_exempt,
 		.dialect = d->libpam.dialect,
 		.user = d->have_user ? &d->user : NULL,
 		.pid1_soft = d->pid1_soft,
@@ -224,8 +224,9 @@ void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc
 		s->changes = true;
 		doc_pair_text(*soft, *hard, text, sizeof(text));
 		why = r.soft.rank == DOC_RANK_KERNEL && r.hard.rank == DOC_RANK_KERNEL
-			      ? (d->debian_limits ? "Debian's pam_limits copies PID 1's limits"
-						  : "set_all copies PID 1's limits")
+			      ? (doc_limits_models[d->limits].pid1_first
+					 ? "Debian's pam_limits before 1.7.0 copies PID 1's limits"
+					 : "set_all copies PID 1's limits")
 			      : "memlock lines";
 		if (r.soft.file != NULL || r.hard.file != NULL)
 			snprintf(s->effect, sizeof(s->effect), "%s (soft from %s:%u, hard from %s:%u): %s",

@@ -34,9 +34,10 @@ extern const char *const doc_verdict_names[];
 /* What every path shares: the machine, the user, the models. */
 struct doctor {
 	const struct cli_options *options;
-	const char *root;	  /* "" for this machine */
-	bool debian_limits;	  /* Debian's pam_limits: PID 1's limits first */
-	struct doc_libpam libpam; /* how the system's libpam reads pam.d */
+	const char *root;	      /* "" for this machine */
+	enum doc_limits_model limits; /* whose pam_limits */
+	char limits_note[96];	      /* what told which */
+	struct doc_libpam libpam;     /* how the system's libpam reads pam.d */
 	char release[128];
 	struct doc_value pid1_soft, pid1_hard;
 	char pid1_note[128];

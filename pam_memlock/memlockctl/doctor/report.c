@@ -127,7 +127,7 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_key(j, "models");
 	cli_json_open_object(j);
 	cli_json_key(j, "pam_limits");
-	cli_json_string(j, d->debian_limits ? "debian" : "upstream");
+	cli_json_string(j, doc_limits_models[d->limits].name);
 	cli_json_key(j, "libpam");
 	cli_json_open_object(j);
 	cli_json_key(j, "reader");
@@ -161,9 +161,7 @@ void doc_print_text_head(const struct doctor *d)
 	printf("\nroot:       ");
 	cli_print_escaped(stdout, d->root[0] != '\0' ? d->root : "/");
 	doc_pair_text(d->pid1_soft, d->pid1_hard, text, sizeof(text));
-	printf("\npam_limits: %s\n", d->debian_limits
-					     ? "Debian's (copies PID 1's limits into every session)"
-					     : "upstream (memlock lines only; PID 1's limits with set_all)");
+	printf("\npam_limits: %s (%s)\n", doc_limits_models[d->limits].text, d->limits_note);
 	printf("libpam:     %s's reader (", doc_libpam_dialect_name(d->libpam.dialect));
 	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library
 							    : "no libpam.so.0 found: today's");

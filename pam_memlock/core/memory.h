@@ -17,7 +17,7 @@
 #define PML_BASE_FROM_MAX 512
 
 /* "No process": a base for a user before any session of theirs exists. */
-#define PML_NO_PROCESS ((pid_t)-1)
+#define PML_NO_PROCESS ((pid_t)(-1)) /* (-1): as PML_ANY_OWNER, for clang-format 14 and 19 */
 
 /* Whose cgroups bound the base. */
 struct pml_base_query {

@@ -40,10 +40,12 @@ static const char *root_groups[] = { "root", "audio" };
 static const char *user_groups[] = { "users", "audio", "ci" };
 
 static const struct pml_identity identities[] = {
-	{ "root", "sshd", true, 0, (char **)root_groups, 2 },
-	{ "alice", "login", true, 1000, (char **)user_groups, 3 },
-	{ "ci", NULL, true, 4294967294u, NULL, 0 },
-	{ "nobody", "su", false, 0, NULL, 0 },
+	{ .user = "root", .service = "sshd", .looked_up = true, .uid_known = true, .uid = 0,
+	  .groups = (char **)root_groups, .n_groups = 2 },
+	{ .user = "alice", .service = "login", .looked_up = true, .uid_known = true, .uid = 1000,
+	  .groups = (char **)user_groups, .n_groups = 3 },
+	{ .user = "ci", .looked_up = true, .uid_known = true, .uid = 4294967294u },
+	{ .user = "nobody", .service = "su" },
 };
 
 static const struct pml_machine machines[] = {

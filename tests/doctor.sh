@@ -65,7 +65,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy files must be owned by root: run make check as root"
 	exit 0
 fi
-echo "1..26"
+echo "1..28"
 
 doctor --json --service ok-after-limits --service missing --service sshd \
 	--service error-module --service dash-module --service jump-over-limits \
@@ -143,6 +143,23 @@ expect "user.conf below the session's: overridden, its value" systemd-user \
 	'(p["verdict"], p["soft"], p["hard"], p["fix"][:40])' \
 	"('overridden', 65536, 65536, 'remove DefaultLimitMEMLOCK= from /etc/sy')"
 rm -f "$root/etc/pam.d/systemd-user" "$root/etc/systemd/user.conf"
+
+# systemd-run0: run0's transient run-u<N>.service has no unit file; it
+# starts from the manager's DefaultLimitMEMLOCK (measured in the Debian 13
+# VM), or from a drop-in for the run- prefix.
+cp "$root/etc/pam.d/ok-after-limits" "$root/etc/pam.d/systemd-run0"
+printf '[Manager]\nDefaultLimitMEMLOCK=64K\n' >"$root/etc/systemd/system.conf"
+doctor --json --service systemd-run0
+expect "systemd-run0 starts from the manager's default: run-.service, 64 KiB" systemd-run0 \
+	'(p["unit"], p["steps"][0]["soft"], "manager default" in p["steps"][0]["effect"])' \
+	"('run-.service', 65536, True)"
+mkdir -p "$root/etc/systemd/system/run-.service.d"
+printf '[Service]\nLimitMEMLOCK=1M\n' >"$root/etc/systemd/system/run-.service.d/memlock.conf"
+doctor --json --service systemd-run0
+expect "systemd-run0: a run-.service.d drop-in wins over the manager's default" systemd-run0 \
+	'(p["steps"][0]["soft"], p["steps"][0]["line"])' "(1048576, 2)"
+rm -rf "$root/etc/pam.d/systemd-run0" "$root/etc/systemd/system.conf" \
+	"$root/etc/systemd/system/run-.service.d"
 
 # Usage errors exit 2.
 "$ctl" doctor --root relative >/dev/null 2>&1

@@ -20,20 +20,25 @@ static const char *const lightdm_units[] = { "lightdm.service", NULL };
 static const char *const xrdp_units[] = { "xrdp-sesman.service", NULL };
 /* slurmstepd, which opens the "slurm" session, is slurmd's child. */
 static const char *const slurm_units[] = { "slurmd.service", NULL };
+/* run0 starts a transient run-u<N>.service: no unit file, only the drop-ins
+ * of every service and of the "run-" prefix, and the manager's default. */
+static const char *const run0_units[] = { "run-.service", NULL };
 
 /* PAM service (or, ending in '*', a prefix of one) -> the units it runs in. */
-static const struct {
+static const struct service_unit {
 	const char *service;
 	const char *const *units;
+	bool transient; /* made at run time, never a file */
 } service_units[] = {
-	{ "sshd", ssh_units },
-	{ "cron", cron_units },
-	{ "login", login_units },
-	{ "systemd-user", user_units },
-	{ "gdm-*", gdm_units },
-	{ "lightdm*", lightdm_units },
-	{ "xrdp-sesman", xrdp_units },
-	{ "slurm", slurm_units },
+	{ .service = "sshd", .units = ssh_units },
+	{ .service = "cron", .units = cron_units },
+	{ .service = "login", .units = login_units },
+	{ .service = "systemd-user", .units = user_units },
+	{ .service = "gdm-*", .units = gdm_units },
+	{ .service = "lightdm*", .units = lightdm_units },
+	{ .service = "xrdp-sesman", .units = xrdp_units },
+	{ .service = "slurm", .units = slurm_units },
+	{ .service = "systemd-run0", .units = run0_units, .transient = true },
 };
 
 /* Unit directories, strongest first. */
@@ -57,7 +62,7 @@ static const char *const manager_dirs[] = {
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *const *doc_service_units(const char *service)
+static const struct service_unit *service_unit(const char *service)
 {
 	size_t i;
 
@@ -67,9 +72,16 @@ const char *const *doc_service_units(const char *service)
 
 		if (s[len - 1] == '*' ? strncmp(service, s, len - 1) == 0
 				      : strcmp(service, s) == 0)
-			return service_units[i].units;
+			return &service_units[i];
 	}
 	return NULL;
+}
+
+const char *const *doc_service_units(const char *service)
+{
+	const struct service_unit *row = service_unit(service);
+
+	return row != NULL ? row->units : NULL;
 }
 
 uint64_t doc_kernel_default(const char *release)
@@ -390,7 +402,8 @@ void doc_user_manager_default(const char *root, struct doc_setting *out)
 
 void doc_session_start(const char *root, const char *service, struct doc_start *out)
 {
-	const char *const *units = doc_service_units(service);
+	const struct service_unit *row = service_unit(service);
+	const char *const *units = row != NULL ? row->units : NULL;
 	struct doc_setting documented;
 	struct utsname uts;
 	size_t u, d;
@@ -403,6 +416,8 @@ void doc_session_start(const char *root, const char *service, struct doc_start *
 			 "no unit: the session starts from its caller's limits");
 		return;
 	}
+	if (row->transient)
+		out->unit = units[0];
 	for (u = 0; units[u] != NULL && out->unit == NULL; u++)
 		for (d = 0; unit_dirs[d] != NULL; d++) {
 			char path[DOC_PATH_MAX];

@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..22"
+echo "1..27"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -164,6 +164,26 @@ expect "arch: after the procedure every service is ok, and doctor exits 0" "$ver
 	"crond=ok login=ok sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok 0"
 expect "arch: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 
+# --- Alpine: linux-pam's base-* stacks, only in /usr/lib/pam.d.
+fresh alpine lib/security
+doctor
+expect "alpine: the family and its pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('alpine', 'upstream')"
+expect "alpine: every service misses the module before the procedure (other too: it opens sessions)" \
+	"$verdicts" "login=missing other=missing sshd=missing su=missing"
+expect "alpine: the fix is a copy of base-session-noninteractive in /etc/pam.d" \
+	'sorted(set(p["fix"] for p in paths.values()))' \
+	"['copy /usr/lib/pam.d/base-session-noninteractive to /etc/pam.d/base-session-noninteractive and add \"session optional pam_memlock.so\" there, right after line 3 (pam_limits): libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/base-session-noninteractive']"
+mkdir -p "$root/etc/security/limits.d"
+echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "alpine: with a memlock line in limits.d, pam_limits sets it" "$limit" "(67108864, 67108864)"
+cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
+after_limits "$root/etc/pam.d/base-session-noninteractive"
+doctor
+expect "alpine: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
+	"login=ok other=ok sshd=ok su=ok 0"
+
 # --- A derivative names its family in ID_LIKE, quoted, closest first;
 # /etc/os-release comes before /usr/lib's.
 rm "$root/etc/os-release"
@@ -173,10 +193,11 @@ expect "ID_LIKE: a RHEL rebuild is Fedora's family, and the output says why" \
 	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["family"]["version_id"])' \
 	"('fedora', 'ID=rocky, ID_LIKE=rhel centos fedora in /etc/os-release', '9.4')"
 
-# --- An unknown family: upstream's model, and doctor says so.
+# --- An unknown family: upstream's model, and doctor says so; without
+# /etc/os-release, /usr/lib's is read.
 rm "$root/etc/os-release"
-sed -i 's/^ID=.*/ID=plan9ish/' "$root/usr/lib/os-release"
+echo 'ID=plan9ish' >"$root/usr/lib/os-release"
 doctor
 expect "unknown: upstream's pam_limits, and the head says why" \
-	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"], doc["models"]["pam_limits_why"])' \
-	"('unknown', 'upstream', \"an unknown family: upstream's assumed\")"
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"], doc["models"]["pam_limits_why"])' \
+	"('unknown', \"ID=plan9ish in /usr/lib/os-release is no family doctor knows: upstream's pam_limits assumed\", 'upstream', \"an unknown family: upstream's assumed\")"

@@ -25,7 +25,8 @@
 #include "slurm.h"
 
 /* Files that pam.d holds as building blocks for other stacks, not as
- * services of their own (pam-auth-update's, authselect's, pambase's). */
+ * services of their own (pam-auth-update's, authselect's, pambase's,
+ * Alpine's). */
 static const char *const building_blocks[] = {
 	"common-auth",
 	"common-account",
@@ -41,6 +42,11 @@ static const char *const building_blocks[] = {
 	"system-local-login",
 	"system-remote-login",
 	"system-services",
+	"base-auth",
+	"base-account",
+	"base-password",
+	"base-session",
+	"base-session-noninteractive",
 	NULL,
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pamstack.h"
 #include "rootfs.h"
 
 static const char *const debian_ids[] = { "debian", "ubuntu", NULL };
@@ -14,14 +15,13 @@ static const char *const suse_ids[] = { "opensuse", "suse", "opensuse-tumbleweed
 static const char *const alpine_ids[] = { "alpine", NULL };
 static const char *const no_ids[] = { NULL };
 
-static const char *const debian_files[] = { "/etc/pam.d/common-session",
-					    "/etc/pam.d/common-session-noninteractive", NULL };
-static const char *const fedora_files[] = { "/etc/pam.d/system-auth", "/etc/pam.d/password-auth",
+/* By name: a vendor's copy in /usr/lib/pam.d is the same file to fix. */
+static const char *const debian_files[] = { "common-session", "common-session-noninteractive",
 					    NULL };
-static const char *const arch_files[] = { "/etc/pam.d/system-auth", NULL };
-static const char *const suse_files[] = { "/etc/pam.d/common-session",
-					  "/etc/pam.d/common-session-nonlogin", NULL };
-static const char *const alpine_files[] = { "/etc/pam.d/base-session-noninteractive", NULL };
+static const char *const fedora_files[] = { "system-auth", "password-auth", NULL };
+static const char *const arch_files[] = { "system-auth", NULL };
+static const char *const suse_files[] = { "common-session", "common-session-nonlogin", NULL };
+static const char *const alpine_files[] = { "base-session-noninteractive", NULL };
 
 /* Only Debian patches pam_limits (to start from PID 1's limits before
  * 1.7.0, and to bind root by its own lines); everyone else runs
@@ -164,10 +164,19 @@ void doc_os_probe(const char *root, struct doc_os *out)
 
 bool doc_family_manages(enum doc_family family, const char *path)
 {
-	size_t i;
+	const char *slash = strrchr(path, '/');
+	size_t i, dl;
 
+	if (slash == NULL)
+		return false;
+	dl = (size_t)(slash - path);
+	for (i = 0; doc_service_dirs[i] != NULL; i++)
+		if (strlen(doc_service_dirs[i]) == dl && strncmp(doc_service_dirs[i], path, dl) == 0)
+			break;
+	if (doc_service_dirs[i] == NULL)
+		return false;
 	for (i = 0; doc_families[family].managed[i] != NULL; i++)
-		if (strcmp(doc_families[family].managed[i], path) == 0)
+		if (strcmp(doc_families[family].managed[i], slash + 1) == 0)
 			return true;
 	return false;
 }
@@ -180,8 +189,7 @@ static void shared_names(enum doc_family family, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; m[i] != NULL && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 0 ? ", " : "",
-					 strrchr(m[i], '/') + 1);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 0 ? ", " : "", m[i]);
 }
 
 /* authselect's current profile (the first line of its authselect.conf). */

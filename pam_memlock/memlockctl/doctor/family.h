@@ -37,7 +37,7 @@ struct doc_family_info {
 	const char *const *ids;	      /* os-release IDs that name it */
 	bool debian_limits;	      /* Debian's patched pam_limits (else upstream's) */
 	const char *tool;	      /* what manages the shared files, NULL: none */
-	const char *const *managed;   /* the shared files, in /etc/pam.d */
+	const char *const *managed;   /* the shared files' names in pam.d */
 	enum doc_fix_style fix_style; /* how they are changed */
 };
 
@@ -53,7 +53,8 @@ struct doc_os {
 /* The family of the system in ROOT ("" for this machine). */
 void doc_os_probe(const char *root, struct doc_os *out);
 
-/* Is PATH (as the system names it) one of FAMILY's shared files? */
+/* Is PATH (as the system names it: /etc/pam.d/NAME, or a vendor
+ * directory's) one of FAMILY's shared files? */
 bool doc_family_manages(enum doc_family family, const char *path);
 
 /*

@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..27"
+echo "1..28"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -192,6 +192,13 @@ doctor
 expect "ID_LIKE: a RHEL rebuild is Fedora's family, and the output says why" \
 	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["family"]["version_id"])' \
 	"('fedora', 'ID=rocky, ID_LIKE=rhel centos fedora in /etc/os-release', '9.4')"
+
+printf 'NAME="openSUSE Tumbleweed"\nID="opensuse-tumbleweed"\nID_LIKE="opensuse suse"\n' \
+	>"$root/etc/os-release"
+doctor
+expect "openSUSE: its own ID names the family, upstream's pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"])' \
+	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'upstream')"
 
 # --- An unknown family: upstream's model, and doctor says so; without
 # /etc/os-release, /usr/lib's is read.

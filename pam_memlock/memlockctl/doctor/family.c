@@ -13,14 +13,13 @@ static const char *const arch_ids[] = { "arch", NULL };
 static const char *const suse_ids[] = { "opensuse", "suse", "opensuse-tumbleweed",
 					"opensuse-leap", "sles", NULL };
 static const char *const alpine_ids[] = { "alpine", NULL };
-static const char *const no_ids[] = { NULL };
+static const char *const none[] = { NULL };
 
 /* By name: a vendor's copy in /usr/lib/pam.d is the same file to fix. */
 static const char *const debian_files[] = { "common-session", "common-session-noninteractive",
 					    NULL };
 static const char *const fedora_files[] = { "system-auth", "password-auth", NULL };
 static const char *const arch_files[] = { "system-auth", NULL };
-static const char *const suse_files[] = { "common-session", "common-session-nonlogin", NULL };
 static const char *const alpine_files[] = { "base-session-noninteractive", NULL };
 
 /* Only Debian patches pam_limits (to start from PID 1's limits before
@@ -56,8 +55,10 @@ const struct doc_family_info doc_families[DOC_FAMILY_COUNT] = {
 		.name = "suse",
 		.text = "openSUSE/SLES",
 		.ids = suse_ids,
-		.tool = "pam-config",
-		.managed = suse_files,
+		/* pam-config's common-*-pc and its vendor stacks are not
+		 * modelled yet: the fix goes where pam_limits is, as for an
+		 * unknown family. */
+		.managed = none,
 		.fix_style = DOC_FIX_EDIT,
 	},
 	[DOC_FAMILY_ALPINE] = {
@@ -71,8 +72,8 @@ const struct doc_family_info doc_families[DOC_FAMILY_COUNT] = {
 	[DOC_FAMILY_UNKNOWN] = {
 		.name = "unknown",
 		.text = "an unknown family",
-		.ids = no_ids,
-		.managed = no_ids,
+		.ids = none,
+		.managed = none,
 		.fix_style = DOC_FIX_EDIT,
 	},
 };

@@ -20,7 +20,7 @@ enum doc_family {
 	DOC_FAMILY_DEBIAN, /* Debian, Ubuntu: pam-auth-update */
 	DOC_FAMILY_FEDORA, /* Fedora, RHEL and its rebuilds: authselect */
 	DOC_FAMILY_ARCH,   /* Arch and its derivatives: pambase */
-	DOC_FAMILY_SUSE,   /* openSUSE, SLES: pam-config */
+	DOC_FAMILY_SUSE,   /* openSUSE, SLES: upstream's pam_limits */
 	DOC_FAMILY_ALPINE, /* Alpine: linux-pam's base-* */
 	DOC_FAMILY_COUNT
 };

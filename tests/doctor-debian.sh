@@ -183,10 +183,10 @@ for svc in login su sudo sudo-i systemd-user; do
 	fi
 done
 
-# 11. runuser has no common-session at all.
+# 11. runuser has no common-session at all, and doctor says so.
 got=$(verdict runuser)
 line=$(line_of /etc/pam.d/runuser pam_limits.so)
-want="missing add \"session optional pam_memlock.so\" to /etc/pam.d/runuser, right after line $line (pam_limits)"
+want="missing add \"session optional pam_memlock.so\" to /etc/pam.d/runuser, right after line $line (pam_limits): this stack includes none of common-session, common-session-noninteractive, so the line there does not reach it"
 if [ "$got" = "$want" ]; then
 	ok "runuser is missing the module, with the fix"
 else

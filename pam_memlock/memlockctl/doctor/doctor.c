@@ -25,7 +25,8 @@
 #include "slurm.h"
 
 /* Files that pam.d holds as building blocks for other stacks, not as
- * services of their own (pam-auth-update's, Fedora's authselect's). */
+ * services of their own (pam-auth-update's, authselect's, pambase's,
+ * Alpine's). */
 static const char *const building_blocks[] = {
 	"common-auth",
 	"common-account",
@@ -37,6 +38,15 @@ static const char *const building_blocks[] = {
 	"fingerprint-auth",
 	"smartcard-auth",
 	"postlogin",
+	"system-login",
+	"system-local-login",
+	"system-remote-login",
+	"system-services",
+	"base-auth",
+	"base-account",
+	"base-password",
+	"base-session",
+	"base-session-noninteractive",
 	NULL,
 };
 
@@ -48,6 +58,24 @@ static bool is_building_block(const char *name)
 		if (strcmp(building_blocks[i], name) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * "other" that refuses every session, as Fedora's and Arch's do (a lone
+ * pam_deny), is no path: a service without a file of its own opens no
+ * session there, by design.
+ */
+static bool other_refuses(const struct doctor *d)
+{
+	struct doc_stack st;
+	bool refuses = false;
+
+	if (doc_stack_resolve_with(d->root, &d->libpam, "other", &st) == 0) {
+		doc_stack_walk(&st);
+		refuses = st.session_fails && st.n_problems == 0 && !st.from_other;
+	}
+	doc_stack_free(&st);
+	return refuses;
 }
 
 /* Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
@@ -73,7 +101,8 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
 			if (dup || is_building_block(names[i]) ||
-			    !doc_service_has_session_with(d->root, &d->libpam, names[i])) {
+			    !doc_service_has_session_with(d->root, &d->libpam, names[i]) ||
+			    (strcmp(names[i], "other") == 0 && other_refuses(d))) {
 				free(names[i]);
 				continue;
 			}
@@ -154,19 +183,22 @@ static int dpkg_pam_version(const char *root)
 }
 
 /*
- * Debian's pam_limits carries a patch that binds root by its own lines
- * only, and before 1.7.0 one that started every session from PID 1's limits
+ * Only Debian's pam_limits is patched: it binds root by its own lines
+ * only, and before 1.7.0 it started every session from PID 1's limits
  * (1.7.0's NEWS.Debian: add set_all for the old behaviour).  dpkg's status
  * tells the version; without it, libpam's reader does, as Debian went from
- * 1.5.3 to 1.7.0.
+ * 1.5.3 to 1.7.0.  Every other family runs upstream's.
  */
 static void probe_limits(struct doctor *d)
 {
+	const struct doc_family_info *f = &doc_families[d->os.family];
 	int v;
 
-	if (!doc_exists(d->root, "/usr/share/doc/libpam-modules")) {
+	if (!f->debian_limits) {
 		d->limits = DOC_LIMITS_UPSTREAM;
-		snprintf(d->limits_note, sizeof(d->limits_note), "no Debian libpam-modules");
+		snprintf(d->limits_note, sizeof(d->limits_note), "%s: %s", f->text,
+			 d->os.family == DOC_FAMILY_UNKNOWN ? "upstream's assumed"
+							    : "not patched");
 		return;
 	}
 	v = dpkg_pam_version(d->root);
@@ -193,6 +225,7 @@ static void probe(struct doctor *d)
 	struct doc_text text;
 
 	doc_libpam_probe(d->root, &d->libpam);
+	doc_os_probe(d->root, &d->os);
 	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->pid1_soft.known = d->pid1_hard.known = false;

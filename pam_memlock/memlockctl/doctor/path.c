@@ -90,6 +90,17 @@ static const struct doc_handler *last_own_line(const struct doc_stack *st)
 	return last;
 }
 
+/* Does the stack read any of the files the family's tool manages? */
+static bool reaches_shared(const struct doctor *d, const struct doc_stack *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (st->h[i].file != NULL && doc_family_manages(d->os.family, st->h[i].file))
+			return true;
+	return false;
+}
+
 void doc_check_path(const struct doctor *d, const char *service, struct doc_path *p,
 		    struct doc_stack *st)
 {
@@ -222,9 +233,9 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 			snprintf(p->fix, sizeof(p->fix), "remove dry_run from %.500s line %u",
 				 dry_run_seen->file, dry_run_seen->line);
 		else if (after != NULL)
-			snprintf(p->fix, sizeof(p->fix),
-				 "add \"%s\" to %s, right after line %u%s", FIX_LINE, after->file,
-				 after->line, after == limits_ran ? " (pam_limits)" : "");
+			doc_family_fix(d->root, d->os.family, FIX_LINE, after->file, after->line,
+				       after == limits_ran ? "pam_limits" : NULL,
+				       reaches_shared(d, st), p->fix, sizeof(p->fix));
 		else
 			snprintf(p->fix, sizeof(p->fix), "add \"%s\" to %s", FIX_LINE,
 				 st->file != NULL ? st->file : "/etc/pam.d/other");
@@ -241,7 +252,7 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	if (!last_is_memlock && overrider != NULL) {
 		p->verdict = DOC_V_OVERRIDDEN;
 		p->has_fix = true;
-		snprintf(p->fix, sizeof(p->fix), "add \"%s\" to %s, right after line %u (pam_limits)",
-			 FIX_LINE, overrider->file, overrider->line);
+		doc_family_fix(d->root, d->os.family, FIX_LINE, overrider->file, overrider->line,
+			       "pam_limits", reaches_shared(d, st), p->fix, sizeof(p->fix));
 	}
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "family.h"
 #include "limits.h"
 #include "pamstack.h"
 #include "units.h"
@@ -35,6 +36,7 @@ extern const char *const doc_verdict_names[];
 struct doctor {
 	const struct cli_options *options;
 	const char *root;	      /* "" for this machine */
+	struct doc_os os;	      /* the distribution family */
 	enum doc_limits_model limits; /* whose pam_limits */
 	char limits_note[96];	      /* what told which */
 	struct doc_libpam libpam;     /* how the system's libpam reads pam.d */

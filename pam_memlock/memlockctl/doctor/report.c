@@ -126,8 +126,23 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_string(j, d->root[0] != '\0' ? d->root : "/");
 	cli_json_key(j, "models");
 	cli_json_open_object(j);
+	cli_json_key(j, "family");
+	cli_json_open_object(j);
+	cli_json_key(j, "name");
+	cli_json_string(j, doc_families[d->os.family].name);
+	cli_json_key(j, "why");
+	cli_json_string(j, d->os.why);
+	cli_json_key(j, "id");
+	cli_json_string(j, d->os.id[0] != '\0' ? d->os.id : NULL);
+	cli_json_key(j, "version_id");
+	cli_json_string(j, d->os.version_id[0] != '\0' ? d->os.version_id : NULL);
+	cli_json_key(j, "managed_by");
+	cli_json_string(j, doc_families[d->os.family].tool);
+	cli_json_close_object(j);
 	cli_json_key(j, "pam_limits");
 	cli_json_string(j, doc_limits_models[d->limits].name);
+	cli_json_key(j, "pam_limits_why");
+	cli_json_string(j, d->limits_note);
 	cli_json_key(j, "libpam");
 	cli_json_open_object(j);
 	cli_json_key(j, "reader");
@@ -161,7 +176,9 @@ void doc_print_text_head(const struct doctor *d)
 	printf("\nroot:       ");
 	cli_print_escaped(stdout, d->root[0] != '\0' ? d->root : "/");
 	doc_pair_text(d->pid1_soft, d->pid1_hard, text, sizeof(text));
-	printf("\npam_limits: %s (%s)\n", doc_limits_models[d->limits].text, d->limits_note);
+	printf("\nfamily:     %s (", doc_families[d->os.family].text);
+	cli_print_text(stdout, d->os.why);
+	printf(")\npam_limits: %s (%s)\n", doc_limits_models[d->limits].text, d->limits_note);
 	printf("libpam:     %s's reader (", doc_libpam_dialect_name(d->libpam.dialect));
 	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library
 							    : "no libpam.so.0 found: today's");

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# memlockctl doctor on roots laid out as other distribution families lay
+# out their stacks (tests/data/family/*, whose README names the sources):
+# the family doctor takes each for, and its pam_limits model (upstream's);
+# every service's verdict and fix before the README's procedure for that
+# family and after it; and the limit doctor predicts, with and without a
+# memlock line in limits.d.  Each root is copied to a private directory
+# (the policy must be root's), the procedure applied there as the README
+# gives it.  Prints TAP.
+set -u
+umask 022
+
+ctl=${PML_BUILDDIR:?run with make check}/memlockctl
+data=${PML_TESTDATA:?run with make check}/family
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do echo "# $line"; done
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP the policy file must be owned by root: run make check as root"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
+	exit 0
+fi
+echo "1..28"
+
+work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
+trap 'rm -rf "$work"' EXIT
+
+# fresh FAMILY MODDIR: a private copy of the family's root in $root, with
+# the policy and the module installed (step 1 of every procedure).
+fresh() {
+	root=$work/$1
+	rm -rf "$root"
+	cp -R "$data/$1" "$root" &&
+		find "$root" -type f -exec chmod 0644 {} + &&
+		find "$root" -type d -exec chmod 0755 {} + || exit 99
+	echo 'limit = "256 MiB";' >"$root/etc/security/memlock.conf"
+	: >"$root/$2/pam_memlock.so"
+}
+
+# doctor: its JSON in $work/out, exit status in $status.
+doctor() {
+	timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+		>"$work/out" 2>"$work/err"
+	status=$?
+}
+
+# query EXPR: a Python expression over doc (the JSON) and paths (by service).
+query() {
+	python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+paths = {p["service"]: p for p in doc["paths"]}
+print(eval(sys.argv[2]))' "$work/out" "$1" 2>&1
+}
+
+# expect NAME EXPR WANT
+expect() {
+	local got
+	got=$(query "$2")
+	if [ "$got" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "want: $3" "got:  $got"
+	fi
+}
+
+# after_limits FILE: the line the procedures add, right after pam_limits.
+after_limits() {
+	sed -i '/^session[[:space:]]*required[[:space:]]*pam_limits\.so/a session optional pam_memlock.so' "$1"
+}
+
+verdicts='" ".join(s + "=" + p["verdict"] for s, p in sorted(paths.items()))'
+limit='(paths["sshd"]["soft"], paths["sshd"]["hard"])'
+memlock_line='* - memlock 65536'
+
+# --- Fedora with authselect.
+fresh fedora usr/lib64/security
+doctor
+expect "fedora: the family and its pam_limits, and why" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"])' \
+	"('fedora', 'ID=fedora in /etc/os-release', 'upstream')"
+timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf >"$work/text" 2>&1
+if grep -qx 'family:     Fedora/RHEL (ID=fedora in /etc/os-release)' "$work/text" &&
+	grep -qx "pam_limits: upstream's (memlock lines only; PID 1's limits with set_all) (Fedora/RHEL: not patched)" "$work/text"; then
+	ok "fedora: the text head names the family, why, and its pam_limits"
+else
+	not_ok "fedora: the text head names the family, why, and its pam_limits" "$(head -5 "$work/text")"
+fi
+expect "fedora: every service misses the module before the procedure, and doctor exits 1 ($status)" \
+	"$verdicts + ' $status'" \
+	"crond=missing login=missing runuser=missing sshd=missing su=missing sudo=missing systemd-run0=missing systemd-user=missing 1"
+expect "fedora: the shared files' fix is authselect's custom profile, for both files" \
+	'sorted(set(p["fix"].split(", each right")[0] for s, p in paths.items() if s not in ("runuser", "systemd-run0")))' \
+	"['authselect rewrites /etc/pam.d/password-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth', 'authselect rewrites /etc/pam.d/system-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth']"
+expect "fedora: runuser's fix is its own file, and says why" 'paths["runuser"]["fix"]' \
+	'add "session optional pam_memlock.so" to /etc/pam.d/runuser, right after line 4 (pam_limits): this stack includes none of system-auth, password-auth, so the line there does not reach it'
+expect "fedora: systemd-run0's fix is a copy in /etc/pam.d, and says why" 'paths["systemd-run0"]["fix"]' \
+	'copy /usr/lib/pam.d/systemd-run0 to /etc/pam.d/systemd-run0 and add "session optional pam_memlock.so" there, right after line 11: libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/systemd-run0; this stack includes none of system-auth, password-auth, so the line there does not reach it'
+expect "fedora: without a memlock line, upstream pam_limits keeps the caller's limit (unknown under --root)" \
+	"$limit" "(None, None)"
+mkdir -p "$root/etc/security/limits.d"
+echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "fedora: with a memlock line in limits.d, pam_limits sets it" "$limit" "(67108864, 67108864)"
+
+# The README's procedure: what `authselect select custom/memlock` writes
+# from the custom profile, runuser's own file, and systemd-run0's copy.
+after_limits "$root/etc/authselect/system-auth"
+after_limits "$root/etc/authselect/password-auth"
+echo custom/memlock >"$root/etc/authselect/authselect.conf"
+after_limits "$root/etc/pam.d/runuser"
+cp "$root/usr/lib/pam.d/systemd-run0" "$root/etc/pam.d/systemd-run0"
+echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
+doctor
+expect "fedora: after the procedure every service is ok (crond too: no skip jumps over the line), and doctor exits 0" \
+	"$verdicts + ' $status'" \
+	"crond=ok login=ok runuser=ok sshd=ok su=ok sudo=ok systemd-run0=ok systemd-user=ok 0"
+expect "fedora: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
+rm "$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "fedora: after it, without a memlock line, raise mode keeps whatever the caller had (unknown under --root)" \
+	"$limit" "(None, None)"
+echo 'mode = "set";' >>"$root/etc/security/memlock.conf"
+doctor
+expect "fedora: after it, without a memlock line, set mode decides alone" "$limit" "(268435456, 268435456)"
+
+# --- Arch (pambase).
+fresh arch usr/lib/security
+doctor
+expect "arch: the family and its pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('arch', 'upstream')"
+expect "arch: every service misses the module before the procedure" "$verdicts" \
+	"crond=missing login=missing sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing"
+expect "arch: the shared fix is system-auth, right after pam_limits" \
+	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0")))' \
+	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 3 (pam_limits)']"
+expect "arch: su's fix is its own file, and says why" 'paths["su"]["fix"]' \
+	'add "session optional pam_memlock.so" to /etc/pam.d/su, right after line 3: this stack includes none of system-auth, so the line there does not reach it'
+expect "arch: without a memlock line, upstream pam_limits keeps the caller's limit" "$limit" "(None, None)"
+mkdir -p "$root/etc/security/limits.d"
+echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "arch: with a memlock line in limits.d, pam_limits sets it" "$limit" "(67108864, 67108864)"
+
+# The README's procedure: system-auth after pam_limits, su and su-l, and
+# systemd-run0's copy.
+after_limits "$root/etc/pam.d/system-auth"
+echo "session optional pam_memlock.so" >>"$root/etc/pam.d/su"
+echo "session optional pam_memlock.so" >>"$root/etc/pam.d/su-l"
+cp "$root/usr/lib/pam.d/systemd-run0" "$root/etc/pam.d/systemd-run0"
+echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
+doctor
+expect "arch: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
+	"crond=ok login=ok sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok 0"
+expect "arch: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
+
+# --- Alpine: linux-pam's base-* stacks, only in /usr/lib/pam.d.
+fresh alpine lib/security
+doctor
+expect "alpine: the family and its pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('alpine', 'upstream')"
+expect "alpine: every service misses the module before the procedure (other too: it opens sessions)" \
+	"$verdicts" "login=missing other=missing sshd=missing su=missing"
+expect "alpine: the fix is a copy of base-session-noninteractive in /etc/pam.d" \
+	'sorted(set(p["fix"] for p in paths.values()))' \
+	"['copy /usr/lib/pam.d/base-session-noninteractive to /etc/pam.d/base-session-noninteractive and add \"session optional pam_memlock.so\" there, right after line 3 (pam_limits): libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/base-session-noninteractive']"
+mkdir -p "$root/etc/security/limits.d"
+echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "alpine: with a memlock line in limits.d, pam_limits sets it" "$limit" "(67108864, 67108864)"
+cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
+after_limits "$root/etc/pam.d/base-session-noninteractive"
+doctor
+expect "alpine: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
+	"login=ok other=ok sshd=ok su=ok 0"
+
+# --- A derivative names its family in ID_LIKE, quoted, closest first;
+# /etc/os-release comes before /usr/lib's.
+rm "$root/etc/os-release"
+printf 'ID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.4"\n' >"$root/etc/os-release"
+doctor
+expect "ID_LIKE: a RHEL rebuild is Fedora's family, and the output says why" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["family"]["version_id"])' \
+	"('fedora', 'ID=rocky, ID_LIKE=rhel centos fedora in /etc/os-release', '9.4')"
+
+printf 'NAME="openSUSE Tumbleweed"\nID="opensuse-tumbleweed"\nID_LIKE="opensuse suse"\n' \
+	>"$root/etc/os-release"
+doctor
+expect "openSUSE: its own ID names the family, upstream's pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"])' \
+	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'upstream')"
+
+# --- An unknown family: upstream's model, and doctor says so; without
+# /etc/os-release, /usr/lib's is read.
+rm "$root/etc/os-release"
+echo 'ID=plan9ish' >"$root/usr/lib/os-release"
+doctor
+expect "unknown: upstream's pam_limits, and the head says why" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"], doc["models"]["pam_limits_why"])' \
+	"('unknown', \"ID=plan9ish in /usr/lib/os-release is no family doctor knows: upstream's pam_limits assumed\", 'upstream', \"an unknown family: upstream's assumed\")"

@@ -66,7 +66,9 @@ static void *touched(size_t size)
 	return p;
 }
 
-/* A ring with the index array, as measure sets one up: 0 or -errno. */
+/* A ring with the index array, as measure sets one up: its fd, or -errno.
+ * (liburing 2.9's io_uring_queue_mmap() maps the ring but leaves the
+ * struct's fd unset: the fd is the caller's to keep.) */
 static int ring_with_array(unsigned entries, struct io_uring *ring)
 {
 	struct io_uring_params p = { .flags = 0 };
@@ -76,9 +78,11 @@ static int ring_with_array(unsigned entries, struct io_uring *ring)
 	if (fd < 0)
 		return -errno;
 	rc = io_uring_queue_mmap(fd, &p, ring);
-	if (rc < 0)
+	if (rc < 0) {
 		close(fd);
-	return rc;
+		return rc;
+	}
+	return fd;
 }
 
 int main(int argc, char **argv)
@@ -86,6 +90,7 @@ int main(int argc, char **argv)
 	unsigned long long rings, entries, buffer, locked, i;
 	struct io_uring *ring;
 	struct iovec iov;
+	int first_fd = -1;
 	int as_liburing_likes = argc > 1 && strcmp(argv[1], "--liburing") == 0;
 	int rc;
 
@@ -107,15 +112,18 @@ int main(int argc, char **argv)
 				       : ring_with_array((unsigned)entries, &ring[i]);
 		if (rc < 0)
 			return failed("ring", i + 1, -rc);
+		if (i == 0)
+			first_fd = as_liburing_likes ? ring[0].ring_fd : rc;
 	}
 	if (buffer > 0) {
 		iov.iov_base = touched((size_t)buffer);
 		iov.iov_len = (size_t)buffer;
 		if (iov.iov_base == NULL)
 			return failed("mmap", 0, errno);
-		rc = rings > 0 ? io_uring_register_buffers(&ring[0], &iov, 1) : -EINVAL;
-		if (rc < 0)
-			return failed("buffer", 0, -rc);
+		if (first_fd < 0)
+			return failed("buffer", 0, EINVAL);
+		if (syscall(__NR_io_uring_register, first_fd, IORING_REGISTER_BUFFERS, &iov, 1) < 0)
+			return failed("buffer", 0, errno);
 	}
 	if (locked > 0) {
 		void *p = touched((size_t)locked);

@@ -153,46 +153,16 @@ const struct doc_limits_model_info doc_limits_models[DOC_LIMITS_COUNT] = {
 	},
 };
 
-/* libpam-modules' upstream version in ROOT's dpkg status, as MAJOR * 100 +
- * MINOR, or -1 when there is none. */
-static int dpkg_pam_version(const char *root)
-{
-	static const char package[] = "Package: libpam-modules\n";
-	struct doc_text text;
-	const char *p, *end, *colon;
-	unsigned major, minor;
-	int v = -1;
-
-	if (doc_read(root, "/var/lib/dpkg/status", &text) < 0)
-		return -1;
-	for (p = text.data; (p = strstr(p, package)) != NULL; p++)
-		if (p == text.data || p[-1] == '\n')
-			break;
-	end = p != NULL ? strstr(p, "\n\n") : NULL;
-	p = p != NULL ? strstr(p, "\nVersion: ") : NULL;
-	if (p != NULL && (end == NULL || p < end)) {
-		p += strlen("\nVersion: ");
-		colon = strpbrk(p, ":\n");
-		if (colon != NULL && *colon == ':')
-			p = colon + 1; /* past the epoch */
-		if (sscanf(p, "%3u.%3u", &major, &minor) == 2)
-			v = (int)(major * 100 + minor);
-	}
-	doc_text_free(&text);
-	return v;
-}
-
 /*
- * Only Debian's pam_limits is patched: it binds root by its own lines
- * only, and before 1.7.0 it started every session from PID 1's limits
- * (1.7.0's NEWS.Debian: add set_all for the old behaviour).  dpkg's status
- * tells the version; without it, libpam's reader does, as Debian went from
- * 1.5.3 to 1.7.0.  Every other family runs upstream's.
+ * Debian's pam_limits carries a patch that binds root by its own lines
+ * only, and before 1.7.0 one that started every session from PID 1's limits
+ * (1.7.0's NEWS.Debian: add set_all for the old behaviour).  libpam's
+ * reader tells which, as Debian went from 1.5.3 to 1.7.0 (dpkg's database
+ * is dpkg's own to read).
  */
 static void probe_limits(struct doctor *d)
 {
 	const struct doc_family_info *f = &doc_families[d->os.family];
-	int v;
 
 	if (!f->debian_limits) {
 		d->limits = DOC_LIMITS_UPSTREAM;
@@ -201,16 +171,10 @@ static void probe_limits(struct doctor *d)
 							    : "not patched");
 		return;
 	}
-	v = dpkg_pam_version(d->root);
-	if (v >= 0) {
-		d->limits = v < 107 ? DOC_LIMITS_DEBIAN_PID1 : DOC_LIMITS_DEBIAN;
-		snprintf(d->limits_note, sizeof(d->limits_note),
-			 "libpam-modules %d.%d in dpkg's status", v / 100, v % 100);
-	} else if (d->libpam.library[0] != '\0') {
+	if (d->libpam.library[0] != '\0') {
 		d->limits = d->libpam.dialect == DOC_LIBPAM_1_5 ? DOC_LIMITS_DEBIAN_PID1
 								: DOC_LIMITS_DEBIAN;
-		snprintf(d->limits_note, sizeof(d->limits_note),
-			 "not in dpkg's status: from libpam %s's reader",
+		snprintf(d->limits_note, sizeof(d->limits_note), "from libpam %s's reader",
 			 doc_libpam_dialect_name(d->libpam.dialect));
 	} else {
 		d->limits = DOC_LIMITS_DEBIAN_PID1;

@@ -126,13 +126,23 @@ verdict "metrics: doctor's verdict overridden, as a label" "$work/mo" "$work/err
 	grep -q 'bad.conf' "$work/err"
 verdict "metrics: an invalid policy is policy_loads 0, and no process is judged by it" "$work/mi" "$work/err"
 
+# Service names are file names: a quote, a backslash and a byte that is
+# not ASCII each come out as the format allows.
+odd=$work/odd
+tree "$odd"
+proc "$odd" 71 8388608 0 0
+cp "$odd/etc/pam.d/sshd" "$odd/etc/pam.d/a\"b\\c$(printf '\351')"
+"$ctl" metrics --root "$odd" --conf "$work/ok.conf" >"$work/md" 2>"$work/err" &&
+	grep -qxF 'memlock_doctor_path{service="a\"b\\c\\xe9",verdict="ok"} 1' "$work/md"
+verdict "metrics: a quote, a backslash and a non-ASCII byte in a label, escaped" "$work/md" "$work/err"
+
 if command -v promtool >/dev/null; then
 	linted=0
-	for f in m mu mb mo mi; do
+	for f in m mu mb mo mi md; do
 		promtool check metrics <"$work/$f" >"$work/lint" 2>&1 || break
 		linted=$((linted + 1))
 	done
-	[ $linted = 5 ]
+	[ $linted = 6 ]
 	verdict "promtool check metrics: every output above passes" "$work/lint"
 else
 	skip "promtool check metrics: every output above passes" "promtool is not installed (Debian package prometheus)"

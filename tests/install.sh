@@ -15,10 +15,11 @@ check() { # description, command...
 	n=$((n + 1)); desc=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
 }
-echo "1..12"
+echo "1..15"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 # Automake writes these as ${prefix}-style shell expansions: evaluate in order.
-for var in prefix exec_prefix libdir sysconfdir pammoddir datarootdir PACKAGE_TARNAME docdir; do
+for var in prefix exec_prefix libdir sysconfdir pammoddir datarootdir PACKAGE_TARNAME docdir \
+	sbindir systemdsystemunitdir; do
 	eval "$var=\"$(sed -n "s/^$var = //p" "$build/Makefile")\""
 done
 conf=$dest$sysconfdir/security/memlock.conf
@@ -29,6 +30,12 @@ check "memlock.d installed beside it, empty" test -d "${conf%/*}/memlock.d"
 check "the example /etc/pam.d/slurm installed as documentation, not in pam.d" sh -c \
 	'cmp "$1/conf/pam.d/slurm" "$2$3/examples/pam.d/slurm" && test ! -e "$2/etc/pam.d/slurm"' \
 	sh "$PML_SRCDIR" "$dest" "$docdir"
+units=$dest$systemdsystemunitdir
+check "memlock-metrics.service runs this build's memlockctl into node_exporter's directory" \
+	grep -qx "ExecStart=$sbindir/memlockctl metrics --output /var/lib/prometheus/node-exporter/memlock.prom" \
+	"$units/memlock-metrics.service"
+check "memlock-metrics.timer installed beside it, and nothing enabled" sh -c \
+	'test -f "$1/memlock-metrics.timer" && test -z "$(find "$2" -name "*.wants")"' sh "$units" "$dest"
 echo 'limit = "16 MiB";' > "$conf"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 check "an edited policy survives reinstall" grep -qx 'limit = "16 MiB";' "$conf"
@@ -37,6 +44,8 @@ $make -s -C "$build" uninstall DESTDIR="$dest" >/dev/null 2>&1
 check "uninstall keeps the edited policy" test -f "$conf"
 check "uninstall removes the module" test ! -e "$dest$pammoddir/pam_memlock.so"
 check "uninstall removes the empty memlock.d" test ! -e "${conf%/*}/memlock.d"
+check "uninstall removes the units" sh -c \
+	'test ! -e "$1/memlock-metrics.service" && test ! -e "$1/memlock-metrics.timer"' sh "$units"
 
 # Uninstalling while a stack still names the module: a warning that names
 # the stack; nothing is warned about when no stack names it.

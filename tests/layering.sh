@@ -4,11 +4,12 @@
 # pam_memlock/module the only code that may include PAM headers, and
 # pam_memlock/memlockctl the command, whose rooms each model one thing
 # (policy/ the policy commands, doctor/ the layers of a system, live/
-# running processes, measure/ what the running kernel charges, output/
-# text and JSON).  A room stands on the core, on output/ and on cli.h,
+# running processes, measure/ what the running kernel charges, monitor/
+# their findings for monitoring systems, output/ text and JSON).  A room stands on the core, on output/ and on cli.h,
 # never on a sibling room - what two rooms share belongs in the core or in
 # output/ - but along the edges siblings_of lists: policy/ asks measure/
-# what a limit holds on this kernel (explain, check).  The build gives core only its own
+# what a limit holds on this kernel (explain, check); monitor/ reports
+# what check, doctor and status find, by calling them.  The build gives core only its own
 # folder on the include path; this also catches a system PAM header, or a
 # path that reaches into a sibling folder.  TAP.
 set -u
@@ -18,11 +19,12 @@ n=0 status=0
 
 # The rooms of memlockctl, and the sibling rooms each may include besides
 # output/.  A room that is not listed here fails the last case.
-rooms="policy doctor live measure output"
+rooms="policy doctor live measure monitor output"
 siblings_of() {
 	case $1 in
 	output) echo "" ;;
 	policy) echo "output measure" ;;
+	monitor) echo "output policy doctor live" ;;
 	*) echo "output" ;;
 	esac
 }

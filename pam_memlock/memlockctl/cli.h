@@ -45,6 +45,10 @@ struct cli_options {
 	size_t n_entries;
 	const char *buffers; /* --buffers */
 	const char *rings;   /* --rings */
+	const char *output;  /* metrics --output */
+	bool per_user;	     /* metrics --per-user */
+	long warning;	     /* nagios --warning */
+	long critical;	     /* nagios --critical; -1 when not given */
 };
 
 struct live_selection;
@@ -122,5 +126,7 @@ int cli_status(const struct cli_options *options);
 int cli_apply(const struct cli_options *options);
 int cli_install(const struct cli_options *options);
 int cli_measure(const struct cli_options *options);
+int cli_metrics(const struct cli_options *options);
+int cli_nagios(const struct cli_options *options);
 
 #endif

@@ -10,6 +10,7 @@
 #define BIT(c) (1u << (c))
 #define POLICY_READERS (BIT(CMD_CHECK) | BIT(CMD_EXPLAIN) | BIT(CMD_SHOW))
 #define EVERY_COMMAND (BIT(CMD_COUNT) - 1)
+#define MONITORS (BIT(CMD_METRICS) | BIT(CMD_NAGIOS))
 
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_CHECK] = {
@@ -79,6 +80,23 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			   "under the limit on this kernel, measured (as root); with\n"
 			   "--rings, what that workload needs",
 	},
+	[CMD_METRICS] = {
+		.id = CMD_METRICS,
+		.name = "metrics",
+		.run = cli_metrics,
+		.synopsis = { "[--output FILE] [--per-user] [--all] [--root DIR] [--conf FILE]" },
+		.summary = "check's, doctor's and status's findings as Prometheus\n"
+			   "metrics, for node_exporter's textfile collector",
+	},
+	[CMD_NAGIOS] = {
+		.id = CMD_NAGIOS,
+		.name = "nagios",
+		.run = cli_nagios,
+		.plugin = true,
+		.synopsis = { "[--warning N] [--critical N] [--all] [--root DIR] [--conf FILE]" },
+		.summary = "the same as a Nagios, Icinga or Naemon plugin: one\n"
+			   "line, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN",
+	},
 };
 
 /* In the order --help lists them.  @CONF@ is the default policy file and
@@ -88,7 +106,7 @@ const struct cli_option cli_option_table[] = {
 		.name = "conf",
 		.id = OPT_CONF,
 		.arg = "FILE",
-		.commands = POLICY_READERS | BIT(CMD_INSTALL) | BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | BIT(CMD_APPLY),
+		.commands = POLICY_READERS | BIT(CMD_INSTALL) | BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | BIT(CMD_APPLY) | MONITORS,
 		.help = "read FILE instead of @CONF@\n"
 			"and no memlock.d/ drop-ins (like conf= for the module),\n"
 			"whatever its owner and mode (check, explain, show);\n"
@@ -116,15 +134,44 @@ const struct cli_option cli_option_table[] = {
 		.name = "root",
 		.id = OPT_ROOT,
 		.arg = "DIR",
-		.commands = BIT(CMD_DOCTOR) | BIT(CMD_STATUS),
-		.help = "read every file under DIR, not /proc (doctor, status)",
+		.commands = BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | MONITORS,
+		.help = "read every file under DIR, not /proc (doctor, status,\n"
+			"metrics, nagios)",
 	},
 	{
 		.name = "all",
 		.id = OPT_ALL,
-		.commands = BIT(CMD_STATUS) | BIT(CMD_APPLY),
+		.commands = BIT(CMD_STATUS) | BIT(CMD_APPLY) | MONITORS,
 		.help = "every process, not only those in login sessions\n"
-			"(status, apply)",
+			"(status, apply, metrics, nagios)",
+	},
+	{
+		.name = "output",
+		.id = OPT_OUTPUT,
+		.arg = "FILE",
+		.commands = BIT(CMD_METRICS),
+		.help = "write FILE, in one rename, not stdout (metrics)",
+	},
+	{
+		.name = "per-user",
+		.id = OPT_PER_USER,
+		.commands = BIT(CMD_METRICS),
+		.help = "series per user too, with the name as a label (metrics)",
+	},
+	{
+		.name = "warning",
+		.id = OPT_WARNING,
+		.arg = "N",
+		.commands = BIT(CMD_NAGIOS),
+		.help = "WARNING when more than N processes are below the\n"
+			"policy (nagios; default 0)",
+	},
+	{
+		.name = "critical",
+		.id = OPT_CRITICAL,
+		.arg = "N",
+		.commands = BIT(CMD_NAGIOS),
+		.help = "CRITICAL when more than N are (nagios; default none)",
 	},
 	{
 		.name = "dry-run",
@@ -278,6 +325,8 @@ void cli_usage(FILE *out)
 		     "Exit status: 0 OK, 1 invalid policy, unknown user, (with --strict)\n"
 		     "warnings, (doctor) a path that is not ok, (status) a process below the\n"
 		     "policy, (apply) a change that failed or (measure) a measurement that\n"
-		     "could not be made or that the whole workload contradicts, 2 usage error.\n"
+		     "could not be made or that the whole workload contradicts, 2 usage error;\n"
+		     "(metrics) 1 only when it cannot write; (nagios) 0 OK, 1 WARNING,\n"
+		     "2 CRITICAL, 3 UNKNOWN and usage error.\n"
 		     "See memlockctl(8).\n");
 }

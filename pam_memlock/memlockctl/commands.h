@@ -25,6 +25,8 @@ enum cli_command_id {
 	CMD_STATUS,
 	CMD_APPLY,
 	CMD_MEASURE,
+	CMD_METRICS,
+	CMD_NAGIOS,
 	CMD_COUNT
 };
 
@@ -43,6 +45,9 @@ struct cli_command {
 	int (*run)(const struct cli_options *options);
 	enum cli_operand operand;
 	bool many_services; /* --service repeats, each one kept */
+	/* A monitoring plugin's: a usage error is its UNKNOWN (3), on
+	 * stdout as its status line, not memlockctl's 2. */
+	bool plugin;
 	/* Its usage lines after "memlockctl NAME", and its line of the list
 	 * of commands (continuation lines start with spaces). */
 	const char *synopsis[2];
@@ -66,6 +71,11 @@ enum cli_option_id {
 	OPT_AS = 256,
 	OPT_STRICT,
 	OPT_STRICT_HOST,
+	OPT_PER_USER,
+	/* No letters: plugins' usual -c is --conf here. */
+	OPT_WARNING,
+	OPT_CRITICAL,
+	OPT_OUTPUT = 'o',
 };
 
 struct cli_option {

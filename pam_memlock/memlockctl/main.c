@@ -7,6 +7,7 @@
  * code (libpml).  Only install (a policy file) and apply (the limits of
  * running processes) change anything.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,12 +32,30 @@
 /* getopt_long's table for one command: every option at most. */
 #define OPTIONS_MAX 32
 
+/* A plugin's usage error (commands.h): its UNKNOWN, said on stdout. */
+#define PLUGIN_USAGE 3
+static bool plugin_usage;
+
 static int usage_error(const char *fmt, const char *what)
 {
-	fprintf(stderr, "memlockctl: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, "\nTry 'memlockctl --help'.\n");
-	return CLI_EXIT_USAGE;
+	FILE *out = plugin_usage ? stdout : stderr;
+
+	fprintf(out, plugin_usage ? "MEMLOCK UNKNOWN - usage: " : "memlockctl: ");
+	fprintf(out, fmt, what);
+	fprintf(out, "\nTry 'memlockctl --help'.\n");
+	return plugin_usage ? PLUGIN_USAGE : CLI_EXIT_USAGE;
+}
+
+/* A count for --warning and --critical: digits only. */
+static bool parse_count(const char *text, long *out)
+{
+	char *end;
+
+	if (text[0] < '0' || text[0] > '9')
+		return false;
+	errno = 0;
+	*out = strtol(text, &end, 10);
+	return errno == 0 && *end == '\0';
 }
 
 /*
@@ -111,9 +130,10 @@ static bool known_elsewhere(const char *given)
 static int unknown_option(const struct cli_command *command, const char *given)
 {
 	if (known_elsewhere(given)) {
-		fprintf(stderr, "memlockctl: %s does not take %s\nTry 'memlockctl --help'.\n",
-			command->name, given);
-		return CLI_EXIT_USAGE;
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s does not take %%s", command->name);
+		return usage_error(what, given);
 	}
 	return usage_error("unknown option \"%s\"", given);
 }
@@ -125,6 +145,7 @@ int main(int argc, char **argv)
 		.source = { .path = PML_DEFAULT_CONF, .given = false, .owner = 0 },
 		.services = services,
 		.entries = entries,
+		.critical = -1,
 	};
 	const struct cli_command *command;
 	const char *conf = NULL, *as = NULL;
@@ -148,6 +169,7 @@ int main(int argc, char **argv)
 						     : "unknown command \"%s\"",
 				   argv[1]);
 
+	plugin_usage = command->plugin;
 	/* Parse what follows the command; getopt names the command argv[0]. */
 	opterr = 0;
 	argc--;
@@ -214,6 +236,22 @@ int main(int argc, char **argv)
 		case OPT_RINGS:
 			options.rings = optarg;
 			break;
+		case OPT_OUTPUT:
+			if (optarg[0] == '\0')
+				return usage_error("%s needs a file name", "--output");
+			options.output = optarg;
+			break;
+		case OPT_PER_USER:
+			options.per_user = true;
+			break;
+		case OPT_WARNING:
+			if (!parse_count(optarg, &options.warning))
+				return usage_error("%s needs a count of processes", "--warning");
+			break;
+		case OPT_CRITICAL:
+			if (!parse_count(optarg, &options.critical))
+				return usage_error("%s needs a count of processes", "--critical");
+			break;
 		case ':':
 			return usage_error("%s needs a value", given);
 		default:
@@ -254,7 +292,7 @@ int main(int argc, char **argv)
 		conf_path = absolute_path(conf, NULL);
 		if (conf_path == NULL) {
 			perror("memlockctl: --conf");
-			return CLI_EXIT_FAIL;
+			return command->plugin ? PLUGIN_USAGE : CLI_EXIT_FAIL;
 		}
 		options.source.path = conf_path;
 		options.source.given = true;

@@ -208,15 +208,14 @@ static void probe(struct doctor *d)
 	}
 }
 
-int cli_doctor(const struct cli_options *options)
+int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool *all_ok)
 {
 	struct doctor d = { .options = options, .root = doc_root_canonical(options->root) };
 	char **names = NULL;
-	size_t n_names = 0, i;
-	struct cli_json j;
-	bool all_ok = true;
+	size_t n_names = 0, n, i;
 	int rc;
 
+	*all_ok = true;
 	if (options->user != NULL) {
 		rc = doc_user_lookup(options->user, &d.user);
 		if (rc < 0) {
@@ -237,16 +236,10 @@ int cli_doctor(const struct cli_options *options)
 			return CLI_EXIT_FAIL;
 		}
 	}
-	if (options->json) {
-		cli_json_start(&j, stdout);
-		cli_json_open_object(&j);
-		doc_print_json_head(&j, &d);
-		cli_json_key(&j, "paths");
-		cli_json_open_array(&j);
-	} else {
-		doc_print_text_head(&d);
-	}
-	for (i = 0; i < (options->n_services > 0 ? options->n_services : n_names); i++) {
+	n = options->n_services > 0 ? options->n_services : n_names;
+	if (v->head != NULL)
+		v->head(&d, v->ctx);
+	for (i = 0; i < n; i++) {
 		const char *service = options->n_services > 0 ? options->services[i] : names[i];
 		struct doc_stack st;
 		struct doc_path *p = malloc(sizeof(*p));
@@ -254,7 +247,7 @@ int cli_doctor(const struct cli_options *options)
 		if (p == NULL || doc_stack_resolve_with(d.root, &d.libpam, service, &st) < 0) {
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
-			all_ok = false;
+			*all_ok = false;
 			break;
 		}
 		doc_stack_walk(&st);
@@ -262,22 +255,63 @@ int cli_doctor(const struct cli_options *options)
 		if (strcmp(service, DOC_SLURM_SERVICE) == 0)
 			doc_slurm_check(&d, &st, p);
 		if (p->verdict != DOC_V_OK)
-			all_ok = false;
-		if (options->json)
-			doc_print_json_path(&j, p);
-		else
-			doc_print_text_path(p);
-		if (!options->json && i + 1 < (options->n_services > 0 ? options->n_services : n_names))
-			printf("\n");
+			*all_ok = false;
+		v->path(p, i + 1 == n, v->ctx);
 		doc_stack_free(&st);
 		free(p);
 	}
-	if (options->json) {
-		cli_json_close_array(&j);
-		cli_json_close_object(&j);
-		cli_json_finish(&j);
-	}
 	doc_names_free(names, n_names);
 	doc_user_free(&d.user);
+	return CLI_EXIT_OK;
+}
+
+/* doctor's own report: text, or one JSON document. */
+struct report {
+	const struct cli_options *options;
+	struct cli_json json;
+};
+
+static void report_head(const struct doctor *d, void *ctx)
+{
+	struct report *r = ctx;
+
+	if (!r->options->json) {
+		doc_print_text_head(d);
+		return;
+	}
+	cli_json_start(&r->json, stdout);
+	cli_json_open_object(&r->json);
+	doc_print_json_head(&r->json, d);
+	cli_json_key(&r->json, "paths");
+	cli_json_open_array(&r->json);
+}
+
+static void report_path(const struct doc_path *p, bool last, void *ctx)
+{
+	struct report *r = ctx;
+
+	if (r->options->json) {
+		doc_print_json_path(&r->json, p);
+		return;
+	}
+	doc_print_text_path(p);
+	if (!last)
+		printf("\n");
+}
+
+int cli_doctor(const struct cli_options *options)
+{
+	struct report r = { .options = options };
+	const struct doc_visitor v = { .head = report_head, .path = report_path, .ctx = &r };
+	bool all_ok;
+	int rc = doc_run(options, &v, &all_ok);
+
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	if (options->json) {
+		cli_json_close_array(&r.json);
+		cli_json_close_object(&r.json);
+		cli_json_finish(&r.json);
+	}
 	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
 }

@@ -104,6 +104,24 @@ void doc_run_limits(const struct doctor *d, struct doc_path *p, const struct doc
 		    struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock,
 		    const struct doc_handler **overrider);
 
+/* --- doctor.c */
+
+/* What one run of doctor hands on: the machine once (HEAD may be NULL),
+ * then each path as it is checked, LAST true for the final one. */
+struct doc_visitor {
+	void (*head)(const struct doctor *d, void *ctx);
+	void (*path)(const struct doc_path *p, bool last, void *ctx);
+	void *ctx;
+};
+
+/*
+ * Checks every path OPTIONS names (--service, else every service with a
+ * session stack, under --root, for USER), handing each to V.  Returns
+ * CLI_EXIT_OK with *ALL_OK false when a path is not ok, or CLI_EXIT_FAIL
+ * with a message (an unknown user, out of memory) before any path.
+ */
+int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool *all_ok);
+
 /* --- report.c */
 
 void doc_print_text_head(const struct doctor *d);

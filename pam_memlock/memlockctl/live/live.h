@@ -109,6 +109,17 @@ void live_scan_free(struct live_scan *scan);
 const struct live_answer *live_answer_of(const struct live_scan *scan,
 					 const struct live_proc *proc);
 
+/* One user's processes of a scan, which are consecutive: [first, end),
+ * and what the kernel charges the user (status's totals). */
+struct live_user_total {
+	size_t first, end;
+	uint64_t locked, pinned, smallest_soft;
+};
+
+/* The totals of the user of SCAN's process FIRST, from there on. */
+void live_user_total(const struct live_scan *scan, size_t first,
+		     struct live_user_total *t);
+
 /* "ok", "below", "above", "unknown". */
 const char *live_verdict_name(enum live_verdict verdict);
 

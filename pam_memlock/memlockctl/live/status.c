@@ -52,18 +52,12 @@ static void policy_cell(const struct live_answer *a, char *buf, size_t len)
 		 pml_mode_name(a->decision.mode->mode));
 }
 
-/* The processes of one user are consecutive in the scan: [*first, end). */
-struct user_total {
-	size_t first, end;
-	uint64_t locked, pinned, smallest_soft;
-};
-
-static void total_of(const struct live_scan *scan, size_t first,
-		     struct user_total *t)
+void live_user_total(const struct live_scan *scan, size_t first,
+		     struct live_user_total *t)
 {
 	size_t i;
 
-	*t = (struct user_total){ .first = first, .smallest_soft = PML_UNLIMITED };
+	*t = (struct live_user_total){ .first = first, .smallest_soft = PML_UNLIMITED };
 	for (i = first; i < scan->n_procs &&
 			scan->procs[i].user == scan->procs[first].user;
 	     i++) {
@@ -115,7 +109,7 @@ static void print_process(const struct live_scan *scan, const struct live_proc *
 static void print_text(const struct live_scan *scan,
 		       const struct live_selection *selection)
 {
-	struct user_total t;
+	struct live_user_total t;
 	size_t i;
 
 	if (scan->n_procs == 0) {
@@ -133,7 +127,7 @@ static void print_text(const struct live_scan *scan,
 		char user[CELL_MAX], locked[CLI_SHORT_MAX], pinned[CLI_SHORT_MAX];
 		char soft[CLI_SHORT_MAX];
 
-		total_of(scan, i, &t);
+		live_user_total(scan, i, &t);
 		cli_format_short(t.locked, locked, sizeof(locked));
 		cli_format_short(t.pinned, pinned, sizeof(pinned));
 		cli_format_short(t.smallest_soft, soft, sizeof(soft));
@@ -234,7 +228,7 @@ static void json_process(struct cli_json *j, const struct live_scan *scan,
 static void print_json(const struct live_scan *scan, enum live_which which)
 {
 	struct cli_json j;
-	struct user_total t;
+	struct live_user_total t;
 	size_t i;
 
 	cli_json_start(&j, stdout);
@@ -254,7 +248,7 @@ static void print_json(const struct live_scan *scan, enum live_which which)
 	cli_json_key(&j, "users");
 	cli_json_open_array(&j);
 	for (i = 0; i < scan->n_procs; i = t.end) {
-		total_of(scan, i, &t);
+		live_user_total(scan, i, &t);
 		cli_json_open_object(&j);
 		cli_json_key(&j, "user");
 		cli_json_string(&j, scan->procs[i].user);

@@ -18,6 +18,7 @@
 
 #include "measure/measure.h"
 #include "evaluate.h"
+#include "check.h"
 #include "lint.h"
 #include "output/text.h"
 
@@ -151,7 +152,7 @@ static struct pml_lint_count lint_rings(const struct pml_policy *policy,
 
 /* What the closing line names: the file checked, or the candidate and
  * the file it stands for. */
-static void checked_name(const struct cli_options *options, char *buf, size_t len)
+void check_policy_name(const struct cli_options *options, char *buf, size_t len)
 {
 	char path[PML_DESCRIBE_MAX], as[PML_DESCRIBE_MAX];
 
@@ -180,25 +181,21 @@ static bool strict_fails(const struct cli_options *options, const char *name,
 	return false;
 }
 
-int cli_check(const struct cli_options *options)
+int check_policy(const struct cli_options *options, const char *name, FILE *notes,
+		 struct pml_policy *policy, struct pml_lint_count *count)
 {
 	struct cli_log_state state;
 	struct pml_log log;
 	struct cli_source source;
-	struct pml_policy policy;
 	struct pml_machine machine;
-	struct pml_lint_count count;
 	unsigned ignored;
-	char name[2 * PML_DESCRIBE_MAX + 8];
 	int rc;
 
-	/* Escaped as the "FILE:LINE:" messages above it are. */
-	checked_name(options, name, sizeof(name));
 	rc = cli_source_init(options, &source);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load(&source.source, &log, &policy, &machine);
+	rc = pml_load(&source.source, &log, policy, &machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
@@ -212,14 +209,29 @@ int cli_check(const struct cli_options *options)
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
 	}
-	cli_note_source(stdout, &source);
+	cli_note_source(notes, &source);
 	/* The tree's own files the module never reads: about the files
 	 * checked, so about the policy. */
 	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
-	count = pml_lint(&policy, &machine, &nss, &log);
-	count.policy += ignored;
-	count.host += lint_rings(&policy, &machine, &log).host;
+	*count = pml_lint(policy, &machine, &nss, &log);
+	count->policy += ignored;
+	count->host += lint_rings(policy, &machine, &log).host;
 	cli_source_free(&source);
+	return CLI_EXIT_OK;
+}
+
+int cli_check(const struct cli_options *options)
+{
+	struct pml_policy policy;
+	struct pml_lint_count count;
+	char name[CHECK_NAME_MAX];
+	int rc;
+
+	/* Escaped as the "FILE:LINE:" messages above it are. */
+	check_policy_name(options, name, sizeof(name));
+	rc = check_policy(options, name, stdout, &policy, &count);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	if (strict_fails(options, name, count)) {
 		pml_policy_free(&policy);
 		return CLI_EXIT_FAIL;

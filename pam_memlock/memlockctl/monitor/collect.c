@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * The facts metrics and nagios report, gathered by calling check, doctor
+ * and status's own code in turn (monitor.h).
+ */
+#include "monitor.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/check.h"
+
+/* doctor's visitor: keeps each path's service and verdict. */
+static void keep_path(const struct doc_path *p, bool last, void *ctx)
+{
+	struct monitor_facts *f = ctx;
+	struct monitor_path *grown;
+	char *service;
+
+	(void)last;
+	if (p->verdict != DOC_V_OK)
+		f->paths_not_ok++;
+	service = strdup(p->service);
+	grown = service != NULL ? realloc(f->paths, (f->n_paths + 1) * sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		/* Counted, if not named: the verdict still reaches the total. */
+		free(service);
+		fprintf(stderr, "memlockctl: out of memory: a path's service is left out\n");
+		return;
+	}
+	f->paths = grown;
+	f->paths[f->n_paths++] = (struct monitor_path){ .service = service, .verdict = p->verdict };
+}
+
+static void check(const struct cli_options *options, struct monitor_facts *f)
+{
+	char name[CHECK_NAME_MAX];
+	struct pml_policy policy;
+
+	check_policy_name(options, name, sizeof(name));
+	f->policy_loads = check_policy(options, name, stderr, &policy, &f->warnings) == CLI_EXIT_OK;
+	if (f->policy_loads)
+		pml_policy_free(&policy);
+}
+
+static int status(const struct cli_options *options, struct monitor_facts *f)
+{
+	struct live_selection selection;
+	struct live_user_total t;
+	struct cli_log_state state;
+	struct pml_log log;
+	size_t i;
+	int rc;
+
+	cli_log_init(&log, &state);
+	rc = cli_selection(options, &selection);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	f->scan_rc = live_scan(options->root != NULL ? options->root : "", &options->source,
+			       &selection, NULL, &log, &f->scan);
+	if (f->scan_rc < 0)
+		return CLI_EXIT_OK;
+	for (i = 0; i < f->scan.n_procs; i++)
+		f->processes[f->scan.procs[i].verdict]++;
+	for (i = 0; i < f->scan.n_procs; i = t.end) {
+		live_user_total(&f->scan, i, &t);
+		f->locked += t.locked;
+		f->pinned += t.pinned;
+	}
+	return CLI_EXIT_OK;
+}
+
+int monitor_collect(const struct cli_options *options, struct monitor_facts *f)
+{
+	const struct doc_visitor v = { .path = keep_path, .ctx = f };
+	bool all_ok;
+	int rc;
+
+	*f = (struct monitor_facts){ .scan_rc = -EAGAIN };
+	clock_gettime(CLOCK_REALTIME, &f->when);
+	check(options, f);
+	f->doctor_ran = doc_run(options, &v, &all_ok) == CLI_EXIT_OK;
+	rc = status(options, f);
+	if (rc != CLI_EXIT_OK)
+		monitor_free(f);
+	return rc;
+}
+
+void monitor_free(struct monitor_facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_paths; i++)
+		free(f->paths[i].service);
+	free(f->paths);
+	if (f->scan_rc == 0)
+		live_scan_free(&f->scan);
+	*f = (struct monitor_facts){ .scan_rc = -EAGAIN };
+}

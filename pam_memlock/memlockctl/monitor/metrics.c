@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * memlockctl metrics [--output FILE] [--per-user]: the facts of monitor.h
+ * in Prometheus's text exposition format, for node_exporter's textfile
+ * collector.  Gauges only, in base units, with no timestamps (the
+ * collector refuses them); a user name is a label only under --per-user,
+ * as a fleet's users would multiply the series.
+ *
+ * --output writes a temporary file beside FILE and renames it over FILE:
+ * the collector reads the old file or the new one, never half of one.
+ * Its name starts with a dot and does not end in ".prom", so the
+ * collector never reads it either.  Signals are held back from before
+ * mkstemp to the rename, so an interrupted run leaves no temporary file.
+ */
+#include "monitor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output/text.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+/* A label value: the format escapes only \, " and newline, and wants
+ * UTF-8; a byte outside printable ASCII is written as the text \xHH. */
+static void label_value(FILE *out, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '\\' || *p == '"')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+static void family(FILE *out, const char *name, const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* NAME{LABEL="VALUE"} N, or NAME N without a label. */
+static void sample(FILE *out, const char *name, const char *label, const char *value,
+		   unsigned long long n)
+{
+	fputs(name, out);
+	if (label != NULL) {
+		fprintf(out, "{%s=\"", label);
+		label_value(out, value);
+		fputs("\"}", out);
+	}
+	fprintf(out, " %llu\n", n);
+}
+
+static void policy_series(FILE *out, const struct monitor_facts *f)
+{
+	family(out, "memlock_policy_loads",
+	       "Whether the pam_memlock policy loads (1) or the module would refuse it (0).");
+	sample(out, "memlock_policy_loads", NULL, NULL, f->policy_loads);
+	if (!f->policy_loads)
+		return;
+	family(out, "memlock_policy_warnings",
+	       "Warnings of memlockctl check, about the policy or about this host.");
+	sample(out, "memlock_policy_warnings", "about", "policy", f->warnings.policy);
+	sample(out, "memlock_policy_warnings", "about", "host", f->warnings.host);
+}
+
+static void doctor_series(FILE *out, const struct monitor_facts *f)
+{
+	size_t i, v;
+
+	if (!f->doctor_ran)
+		return;
+	family(out, "memlock_doctor_path",
+	       "memlockctl doctor's verdict for each PAM service's session path: 1 for the verdict it has, 0 for the others.");
+	for (i = 0; i < f->n_paths; i++)
+		for (v = 0; v < MONITOR_DOC_VERDICTS; v++) {
+			fputs("memlock_doctor_path{service=\"", out);
+			label_value(out, f->paths[i].service);
+			fprintf(out, "\",verdict=\"%s\"} %d\n", doc_verdict_names[v],
+				f->paths[i].verdict == v);
+		}
+	family(out, "memlock_doctor_paths_not_ok", "Session paths whose verdict is not ok.");
+	sample(out, "memlock_doctor_paths_not_ok", NULL, NULL, f->paths_not_ok);
+}
+
+static void per_user(FILE *out, const struct monitor_facts *f)
+{
+	static const struct {
+		const char *name, *help;
+	} families[] = {
+		{ "memlock_user_processes", "Processes selected, per user." },
+		{ "memlock_user_locked_bytes", "Memory locked (VmLck), per user." },
+		{ "memlock_user_pinned_bytes", "Memory pinned (VmPin), per user." },
+	};
+	struct live_user_total t;
+	size_t k, i;
+
+	for (k = 0; k < sizeof(families) / sizeof(families[0]); k++) {
+		family(out, families[k].name, families[k].help);
+		for (i = 0; i < f->scan.n_procs; i = t.end) {
+			live_user_total(&f->scan, i, &t);
+			sample(out, families[k].name, "user", f->scan.procs[i].user,
+			       k == 0 ? t.end - t.first : k == 1 ? t.locked
+								 : t.pinned);
+		}
+	}
+}
+
+static void status_series(FILE *out, const struct monitor_facts *f, bool users)
+{
+	size_t v;
+
+	family(out, "memlock_status_success",
+	       "Whether memlockctl status could judge the running processes (1), or the policy is invalid or the processes could not be listed (0).");
+	sample(out, "memlock_status_success", NULL, NULL, f->scan_rc == 0);
+	if (f->scan_rc != 0)
+		return;
+	family(out, "memlock_processes",
+	       "Processes selected, by how their RLIMIT_MEMLOCK compares with the policy.");
+	for (v = 0; v < MONITOR_LIVE_VERDICTS; v++)
+		sample(out, "memlock_processes", "verdict", live_verdict_name(v), f->processes[v]);
+	family(out, "memlock_processes_unreadable", "Processes this user may not read, left out.");
+	sample(out, "memlock_processes_unreadable", NULL, NULL, f->scan.unreadable);
+	family(out, "memlock_locked_bytes", "Memory locked (VmLck) by the processes selected.");
+	sample(out, "memlock_locked_bytes", NULL, NULL, f->locked);
+	family(out, "memlock_pinned_bytes", "Memory pinned (VmPin) by the processes selected.");
+	sample(out, "memlock_pinned_bytes", NULL, NULL, f->pinned);
+	if (users)
+		per_user(out, f);
+}
+
+static void print(FILE *out, const struct monitor_facts *f, bool users)
+{
+	family(out, "memlock_info", "The memlockctl that wrote these series.");
+	sample(out, "memlock_info", "version", PACKAGE_VERSION, 1);
+	policy_series(out, f);
+	doctor_series(out, f);
+	status_series(out, f, users);
+	family(out, "memlock_last_run_timestamp_seconds",
+	       "When memlockctl metrics ran, in seconds since the epoch.");
+	fprintf(out, "memlock_last_run_timestamp_seconds %lld.%03ld\n", (long long)f->when.tv_sec,
+		f->when.tv_nsec / 1000000);
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t done = write(fd, data, len);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -errno;
+		data += done;
+		len -= (size_t)done;
+	}
+	return 0;
+}
+
+/* DATA in place of PATH, in one rename.  Returns 0 or -errno. */
+static int replace_file(const char *path, const char *data, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	sigset_t all, old;
+	char *temp;
+	int fd, err = 0;
+
+	if (asprintf(&temp, "%.*s.%s.XXXXXX", slash != NULL ? (int)(slash - path + 1) : 0, path,
+		     slash != NULL ? slash + 1 : path) < 0)
+		return -ENOMEM;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	fd = mkstemp(temp);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		if (fchmod(fd, 0644) < 0)
+			err = -errno;
+		if (err == 0)
+			err = write_all(fd, data, len);
+		if (err == 0 && fsync(fd) < 0)
+			err = -errno;
+		if (close(fd) < 0 && err == 0)
+			err = -errno;
+		if (err == 0 && rename(temp, path) < 0)
+			err = -errno;
+		if (err < 0)
+			unlink(temp);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(temp);
+	return err;
+}
+
+int cli_metrics(const struct cli_options *options)
+{
+	struct monitor_facts f;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	rc = monitor_collect(options, &f);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	if (options->output == NULL) {
+		print(stdout, &f, options->per_user);
+		monitor_free(&f);
+		return cli_finish_output(CLI_EXIT_OK);
+	}
+	mem = open_memstream(&data, &len);
+	if (mem != NULL) {
+		print(mem, &f, options->per_user);
+		rc = fclose(mem) == 0 ? replace_file(options->output, data, len) : -ENOMEM;
+	} else {
+		rc = -ENOMEM;
+	}
+	monitor_free(&f);
+	free(data);
+	if (rc < 0) {
+		fprintf(stderr, "memlockctl: cannot write ");
+		cli_print_quoted(stderr, options->output);
+		fprintf(stderr, ": %s\n", strerror(-rc));
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
+/*
+ * What a monitoring system reads of a host: check's answer about the
+ * policy, doctor's verdict for each session path, and status's reading of
+ * the running processes, each taken from the command that prints it
+ * (check_policy, doc_run, live_scan), never worked out a second time.
+ * metrics.c writes them for Prometheus, nagios.c as a plugin's one line.
+ */
+#ifndef PML_CLI_MONITOR_H
+#define PML_CLI_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cli.h"
+#include "doctor/path.h"
+#include "live/live.h"
+#include "policy/lint.h"
+
+#define MONITOR_DOC_VERDICTS (DOC_V_ERROR + 1)
+#define MONITOR_LIVE_VERDICTS (LIVE_UNKNOWN + 1)
+
+struct monitor_path {
+	char *service;
+	enum doc_verdict verdict;
+};
+
+struct monitor_facts {
+	struct timespec when; /* the run's start */
+	/* check: the policy loads, and its warnings when it does. */
+	bool policy_loads;
+	struct pml_lint_count warnings;
+	/* doctor: each path, in doctor's order; false when it could not run. */
+	bool doctor_ran;
+	struct monitor_path *paths;
+	size_t n_paths;
+	size_t paths_not_ok;
+	/* status: 0, or live_scan's error (-EINVAL: the policy is invalid;
+	 * another: the processes could not be listed). */
+	int scan_rc;
+	struct live_scan scan; /* when scan_rc is 0 */
+	size_t processes[MONITOR_LIVE_VERDICTS];
+	uint64_t locked, pinned;
+};
+
+/*
+ * Runs check, doctor and status as OPTIONS says (--conf, --root,
+ * --service, --all), their messages on stderr and none on stdout.
+ * Returns CLI_EXIT_OK with *F filled (free it with monitor_free), or
+ * CLI_EXIT_FAIL with a message: out of memory, an unknown user.
+ */
+int monitor_collect(const struct cli_options *options, struct monitor_facts *f);
+void monitor_free(struct monitor_facts *f);
+
+#endif

@@ -34,9 +34,9 @@ node() {
 	root=$work/root
 	rm -rf "$root"
 	mkdir -p "$root/etc/pam.d" "$root/etc/slurm" "$root/etc/security" \
-		"$root/lib/systemd/system" "$root/lib/x86_64-linux-gnu/security"
+		"$root/lib/systemd/system" "$root/lib/${PML_MULTIARCH:-x86_64-linux-gnu}/security"
 	for m in pam_unix pam_memlock pam_permit pam_systemd pam_limits; do
-		: >"$root/lib/x86_64-linux-gnu/security/$m.so"
+		: >"$root/lib/${PML_MULTIARCH:-x86_64-linux-gnu}/security/$m.so"
 	done
 	printf '[Service]\nExecStart=/usr/sbin/slurmd -D -s $SLURMD_OPTIONS\nLimitMEMLOCK=infinity\n' \
 		>"$root/lib/systemd/system/slurmd.service"

@@ -225,6 +225,7 @@ save_site
 set_all
 limits_memlock
 measure "both steps, set_all and limits.conf memlock 100 MiB" step2 sshd cron runuser-l
+declare -A verdict=()	# limits.conf's line makes runuser-l's start known
 doctor_agrees "both steps, set_all and limits.conf memlock 100 MiB" sshd cron runuser-l
 restore_site
 

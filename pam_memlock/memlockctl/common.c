@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,28 @@ int cli_finish_output(int status)
 	return status;
 }
 
+/* The uid of each user NAMES names: 0, or -ESRCH with *unknown the first
+ * name NSS does not know, or another -errno. */
+static int user_uids(const char *const *names, size_t n, uid_t *uids, const char **unknown)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct passwd *pw;
+
+		errno = 0;
+		pw = getpwnam(names[i]);
+		if (pw == NULL) {
+			*unknown = names[i];
+			return errno == 0 || errno == ENOENT || errno == ESRCH
+				       ? -ESRCH
+				       : -errno;
+		}
+		uids[i] = pw->pw_uid;
+	}
+	return 0;
+}
+
 int cli_selection(const struct cli_options *options,
 		  struct live_selection *selection)
 {
@@ -153,8 +176,8 @@ int cli_selection(const struct cli_options *options,
 						: LIVE_SESSIONS,
 		.n_uids = options->n_users,
 	};
-	rc = live_user_uids(options->users, options->n_users, selection->uids,
-			    &unknown);
+	rc = user_uids(options->users, options->n_users, selection->uids,
+		       &unknown);
 	if (rc < 0) {
 		fprintf(stderr, "memlockctl: user ");
 		cli_print_quoted(stderr, unknown);

@@ -479,24 +479,3 @@ void live_scan_free(struct live_scan *scan)
 	pml_policy_free(&scan->policy);
 	*scan = (struct live_scan){ .procs = NULL };
 }
-
-int live_user_uids(const char *const *names, size_t n, uid_t *uids,
-		   const char **unknown)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		struct passwd *pw;
-
-		errno = 0;
-		pw = getpwnam(names[i]);
-		if (pw == NULL) {
-			*unknown = names[i];
-			return errno == 0 || errno == ENOENT || errno == ESRCH
-				       ? -ESRCH
-				       : -errno;
-		}
-		uids[i] = pw->pw_uid;
-	}
-	return 0;
-}

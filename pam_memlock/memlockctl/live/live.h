@@ -135,11 +135,4 @@ const char *live_none_selected(const struct live_scan *scan,
  */
 void live_print_notes(const struct live_scan *scan);
 
-/*
- * The uid of each user NAMES names.  Returns 0, or -ESRCH with *unknown
- * set to the first name NSS does not know, or another -errno.
- */
-int live_user_uids(const char *const *names, size_t n, uid_t *uids,
-		   const char **unknown);
-
 #endif

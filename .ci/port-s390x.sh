@@ -37,10 +37,22 @@ qemu=$(command -v qemu-s390x || command -v qemu-s390x-static) ||
 # The sysroot of this machine's own release, which its cross compiler is
 # made for (Debian 12 or 13).
 release=$(. /etc/os-release && echo "$VERSION_CODENAME")
-check "s390x sysroot of $release (mmdebstrap --variant=extract)" \
-	mmdebstrap --quiet --variant=extract --architectures=s390x \
-	--include=libc6-dev,libpam0g-dev,libconfig-dev,check "$release" "$sysroot" ||
-	{ tap_end; exit 1; }
+if mmdebstrap --quiet --variant=extract --architectures=s390x \
+	--include=libc6-dev,libpam0g-dev,libconfig-dev,check "$release" "$sysroot" \
+	>"$tap_log" 2>&1; then
+	ok "s390x sysroot of $release (mmdebstrap --variant=extract)"
+elif grep -q '404 *Not Found' "$tap_log"; then
+	# The mirror, not the build: as on this workplace's Debian 13 roots,
+	# whose mirror lacks the s390x files of trixie's current libc6.
+	skip "the s390x cross build and its tests" \
+		"the mirror has not every s390x package of $release: $(grep -m1 -o '[^/]*_s390x\.deb  *404' "$tap_log")"
+	tap_end
+	exit 0
+else
+	not_ok "s390x sysroot of $release (mmdebstrap --variant=extract)" "$(tail -n 20 "$tap_log")"
+	tap_end
+	exit 1
+fi
 # Debian's development symlinks are absolute (libpam.so -> /lib/...): from
 # outside the sysroot they dangle, and the linker would quietly take
 # libpam.a instead.  Point them into the sysroot.

@@ -26,6 +26,22 @@ const char *const doc_verdict_names[] = {
 	[DOC_V_ERROR] = "error",
 };
 
+/* Is UNIT a daemon that opens sessions for others (sshd, cron, getty),
+ * not one whose own process is the session (the user manager, run0's
+ * transient service)? */
+static bool opens_sessions_for_others(const char *unit)
+{
+	static const char *const own_session[] = { "user@.service", "run-.service", NULL };
+	size_t i;
+
+	if (unit == NULL)
+		return false;
+	for (i = 0; own_session[i] != NULL; i++)
+		if (strcmp(unit, own_session[i]) == 0)
+			return false;
+	return true;
+}
+
 /* --- Values. */
 
 void doc_value_text(struct doc_value v, char *buf, size_t len)
@@ -180,7 +196,7 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 			 start.unit != NULL ? start.unit : "caller");
 	doc_pair_text(soft, hard, text, sizeof(text));
 	snprintf(s->effect, sizeof(s->effect), "start: %.600s: %s%s", start.value.what, text,
-		 start.unit != NULL ? SERVICE_NOTE : "");
+		 opens_sessions_for_others(start.unit) ? SERVICE_NOTE : "");
 	s->soft = soft;
 	s->hard = hard;
 

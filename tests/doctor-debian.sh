@@ -19,7 +19,7 @@ cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}/$release
 packages="openssh-server login util-linux sudo cron systemd libpam-runtime
 	libpam0g libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
-cases=15
+cases=16
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -97,13 +97,12 @@ else
 fi
 
 # 3. What the postinsts do that matters here: libpam-runtime's copies the
-# common-* templates; our package adds its profile and the module, the
-# admin installs the policy; pam-auth-update --package --force (what the
-# postinst runs on a fresh install) writes the stacks.
+# common-* templates and writes the stacks with pam-auth-update --package
+# --force (what the postinst runs on a fresh install); our package adds its
+# profile and the module and runs it again, the admin installs the policy.
 cp "$root"/usr/share/pam/common-auth "$root"/usr/share/pam/common-account \
 	"$root"/usr/share/pam/common-password "$root"/usr/share/pam/common-session \
 	"$root"/usr/share/pam/common-session-noninteractive "$root/etc/pam.d/"
-cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
 install -m 0644 "$src/conf/memlock.conf" -D "$root/etc/security/memlock.conf"
 # The module beside libpam's own pam_unix.so: /lib/<triplet>/security on
 # Debian 12, /usr/lib/<triplet>/security on 13.
@@ -113,11 +112,37 @@ pam_modules=$(ls "$cache"/libpam-modules_*_"$arch".deb | sort -V | tail -n 1)
 moddir=$(dpkg-deb -c "$pam_modules" | awk '/\/pam_unix\.so$/ { print $NF }')
 install -m 0644 /dev/null "$root/${moddir%/*}/pam_memlock.so"
 mkdir -p "$scratch/debconf" "$root/var/lib/pam"
-unshare -m --propagation private sh -c '
-	mount --bind "$1" /var/cache/debconf &&
-	DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
-		pam-auth-update --root "$2" --package --force </dev/null' sh "$scratch/debconf" "$root" \
-	>"$scratch/pam-auth-update.log" 2>&1
+pam_auth_update() {
+	unshare -m --propagation private sh -c '
+		mount --bind "$1" /var/cache/debconf &&
+		DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
+			pam-auth-update --root "$2" --package --force </dev/null' sh "$scratch/debconf" "$root" \
+		>>"$scratch/pam-auth-update.log" 2>&1
+}
+# First the stacks as they are without our profile, then the profile put
+# where the package puts it, not yet enabled.
+pam_auth_update
+cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
+# The profile shipped but not enabled: the paths common-session covers get
+# pam-auth-update, and only sshd and cron (pam_limits after it) and runuser
+# an edit of their own.
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	>"$scratch/before.json" 2>"$scratch/before.err"
+got=$(python3 -c '
+import json, sys
+paths = {p["service"]: p for p in json.load(open(sys.argv[1]))["paths"]}
+tool = lambda s: paths[s]["fix"].startswith("run `pam-auth-update --enable memlock`")
+print(" ".join(s for s in ("login", "su", "sudo", "sudo-i", "systemd-user") if tool(s)), "/",
+      " ".join(s for s in ("sshd", "cron", "runuser") if paths[s]["fix"].startswith("add ")))' \
+	"$scratch/before.json" 2>&1)
+want="login su sudo sudo-i systemd-user / sshd cron runuser"
+if [ "$got" = "$want" ]; then
+	ok "profile not enabled: pam-auth-update --enable for the paths common-session covers, edits for the rest"
+else
+	not_ok "profile not enabled: pam-auth-update --enable for the paths common-session covers, edits for the rest" \
+		"want: $want" "got:  $got"
+fi
+pam_auth_update
 # The postinst then drops the copies --force keeps.
 rm -f "$root"/etc/pam.d/*.pam-old
 if grep -q pam_memlock "$root/etc/pam.d/common-session" &&

@@ -183,6 +183,23 @@ static void probe_limits(struct doctor *d)
 	}
 }
 
+/* pam-auth-update's profile, as the package installs it. */
+#define PAM_CONFIGS_PROFILE "/usr/share/pam-configs/memlock"
+
+/* Is pam_memlock.so in any directory libpam loads a relative name from? */
+static bool module_installed(const char *root)
+{
+	char path[DOC_PATH_MAX];
+	size_t i;
+
+	for (i = 0; doc_module_dirs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/pam_memlock.so", doc_module_dirs[i]);
+		if (doc_exists(root, path))
+			return true;
+	}
+	return false;
+}
+
 static void probe(struct doctor *d)
 {
 	struct utsname uts;
@@ -192,6 +209,8 @@ static void probe(struct doctor *d)
 	doc_os_probe(d->root, &d->os);
 	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
+	d->module_installed = module_installed(d->root);
+	d->profile_shipped = doc_exists(d->root, PAM_CONFIGS_PROFILE);
 	d->pid1_soft.known = d->pid1_hard.known = false;
 	if (d->root[0] != '\0') {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "unknown under --root");
@@ -269,12 +288,15 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 struct report {
 	const struct cli_options *options;
 	struct cli_json json;
+	const struct doctor *d; /* the run's, while it lasts */
+	struct doc_summary summary;
 };
 
 static void report_head(const struct doctor *d, void *ctx)
 {
 	struct report *r = ctx;
 
+	r->d = d;
 	if (!r->options->json) {
 		doc_print_text_head(d);
 		return;
@@ -290,6 +312,7 @@ static void report_path(const struct doc_path *p, bool last, void *ctx)
 {
 	struct report *r = ctx;
 
+	doc_summary_add(&r->summary, r->d, p);
 	if (r->options->json) {
 		doc_print_json_path(&r->json, p);
 		return;
@@ -310,8 +333,11 @@ int cli_doctor(const struct cli_options *options)
 		return rc;
 	if (options->json) {
 		cli_json_close_array(&r.json);
+		doc_print_json_summary(&r.json, &r.summary);
 		cli_json_close_object(&r.json);
 		cli_json_finish(&r.json);
+	} else {
+		doc_print_text_summary(&r.summary);
 	}
 	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
 }

@@ -16,6 +16,12 @@
 #include "evaluate.h"
 #include "rootfs.h"
 
+/* Raise mode is right to keep a higher start; a policy meant as a cap
+ * is not one, and nothing else would say so. */
+#define KEPT_HIGHER                                                              \
+	" (raise mode leaves the session's higher limit: the policy is no cap; " \
+	"mode = \"set\" makes it one)"
+
 /* A name no account has: the policy's answer for "any user". */
 #define ANY_USER "(any user)"
 
@@ -75,6 +81,50 @@ static bool split_located(const char *message, char *file, size_t flen, unsigned
 	return false;
 }
 
+/* How the module's refusal of a whole file is undone, by its reason. */
+static const struct {
+	const char *why; /* the start of the reason, as the loader gives it */
+	const char *fix; /* %s: the file */
+} refusals[] = {
+	{ "is writable by group or others", "run `chmod go-w %s`" },
+	{ "is empty", "remove the empty file %s (or give it a comment)" },
+	{ "is not owned by root", "run `chown root %s`" },
+};
+
+/*
+ * "FILE: refused: WHY" (a policy file or drop-in the loader will not
+ * read, which makes the module refuse the whole policy and set nothing
+ * in any session): the error is FILE's, and so is the fix.  False when
+ * MESSAGE is no such refusal.
+ */
+static bool refused_file(const struct doctor *d, struct doc_path *p, const char *message)
+{
+	const char *mark = strstr(message, ": refused: ");
+	char file[DOC_PATH_MAX], msg[DOC_MSG_MAX], fix[DOC_MSG_MAX];
+	const char *why, *shown;
+	size_t i;
+
+	if (message[0] != '/' || mark == NULL)
+		return false;
+	why = mark + strlen(": refused: ");
+	snprintf(file, sizeof(file), "%.*s", (int)(mark - message), message);
+	shown = doc_shown(d, file);
+	snprintf(msg, sizeof(msg), "refused: %s; the module then refuses the whole policy and sets no limit in any session",
+		 why);
+	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+		if (strncmp(why, refusals[i].why, strlen(refusals[i].why)) == 0)
+			break;
+	if (i == sizeof(refusals) / sizeof(refusals[0]))
+		return false;
+	if (p->verdict == DOC_V_ERROR)
+		return true;
+	doc_set_error(p, shown, 0, msg);
+	snprintf(fix, sizeof(fix), refusals[i].fix, shown);
+	snprintf(p->fix, sizeof(p->fix), "%s", fix);
+	p->has_fix = true;
+	return true;
+}
+
 void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
 		     struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock)
 {
@@ -132,6 +182,8 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		if (split_located(cap.first_error, file, sizeof(file), &line, &rest)) {
 			snprintf(msg, sizeof(msg), "the policy is refused: %s", rest);
 			doc_set_error(p, doc_shown(d, file), line, msg);
+		} else if (refused_file(d, p, cap.first_error)) {
+			/* The fix is the file's, already given. */
 		} else {
 			snprintf(msg, sizeof(msg), "the policy %s is refused: %s", doc_shown(d, conf),
 				 cap.first_error[0] != '\0' ? cap.first_error : strerror(-rc));
@@ -159,9 +211,10 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 			s->kept_higher = (soft->known && soft->bytes > dec->soft.bytes) ||
 					 (hard->known && hard->bytes > dec->hard.bytes);
 			doc_pair_text(*soft, *hard, text, sizeof(text));
-			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
+			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s%s",
 				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),
-				 p->depends_on_user ? " (for users no rule names)" : "", text);
+				 p->depends_on_user ? " (for users no rule names)" : "", text,
+				 s->kept_higher ? KEPT_HIGHER : "");
 		}
 		pml_evaluation_free(&e);
 	}

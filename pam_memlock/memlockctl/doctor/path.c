@@ -13,12 +13,34 @@
 
 #define FIX_LINE "session optional pam_memlock.so"
 
+/* Said where a unit is read: PAM sets the sessions a daemon opens, never
+ * the daemon's own limit, and a database using io_uring is one. */
+#define SERVICE_NOTE                                                                     \
+	" (the service's own processes, such as PostgreSQL's with io_uring, never pass " \
+	"through PAM: their limit is LimitMEMLOCK= in the unit)"
+
 const char *const doc_verdict_names[] = {
 	[DOC_V_OK] = "ok",
 	[DOC_V_OVERRIDDEN] = "overridden",
 	[DOC_V_MISSING] = "missing",
 	[DOC_V_ERROR] = "error",
 };
+
+/* Is UNIT a daemon that opens sessions for others (sshd, cron, getty),
+ * not one whose own process is the session (the user manager, run0's
+ * transient service)? */
+static bool opens_sessions_for_others(const char *unit)
+{
+	static const char *const own_session[] = { "user@.service", "run-.service", NULL };
+	size_t i;
+
+	if (unit == NULL)
+		return false;
+	for (i = 0; own_session[i] != NULL; i++)
+		if (strcmp(unit, own_session[i]) == 0)
+			return false;
+	return true;
+}
 
 /* --- Values. */
 
@@ -101,6 +123,50 @@ static bool reaches_shared(const struct doctor *d, const struct doc_stack *st)
 	return false;
 }
 
+/*
+ * Debian's route for a stack that includes common-session with no
+ * pam_limits after it: enabling the package's pam-auth-update profile
+ * puts the line there (a hand edit of a file the tool writes is one it
+ * then asks about).  A pam_limits after the shared file (sshd, cron)
+ * would override that line: those get their own edit.
+ */
+static bool profile_would_cover(const struct doctor *d, const struct doc_stack *st,
+				const struct doc_handler *limits_ran)
+{
+	size_t i;
+
+	if (d->os.family != DOC_FAMILY_DEBIAN || !d->profile_shipped)
+		return false;
+	for (i = 0; i < st->n; i++)
+		if (st->h[i].file != NULL && doc_family_manages(d->os.family, st->h[i].file))
+			return limits_ran == NULL || limits_ran < &st->h[i];
+	return false;
+}
+
+static void tool_fix(struct doc_path *p)
+{
+	p->fix_is_tool = true;
+	snprintf(p->fix, sizeof(p->fix),
+		 "run `pam-auth-update --enable memlock`: the package's profile is installed but not enabled, and enabling it adds the line to common-session and common-session-noninteractive, which this stack includes with no pam_limits after them");
+}
+
+/* Every line the fix adds names a module libpam cannot load yet. */
+static void install_first(struct doc_path *p)
+{
+	char fix[DOC_MSG_MAX];
+
+	if (p->verdict == DOC_V_ERROR && strstr(p->problem, "module pam_memlock.so is not found")) {
+		snprintf(p->fix, sizeof(p->fix),
+			 "install pam_memlock.so: %.400s:%u names it, but it is in none of the module directories, so libpam logs \"PAM unable to dlopen\" for it",
+			 p->problem_file, p->problem_line);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "%s", p->fix);
+	snprintf(p->fix, sizeof(p->fix),
+		 "install pam_memlock.so first: it is in none of the module directories, so any line naming it only makes libpam log \"PAM unable to dlopen\"; then %.700s",
+		 fix);
+}
+
 void doc_check_path(const struct doctor *d, const char *service, struct doc_path *p,
 		    struct doc_stack *st)
 {
@@ -129,7 +195,8 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	s = doc_add_step(p, start.value.file, start.value.line,
 			 start.unit != NULL ? start.unit : "caller");
 	doc_pair_text(soft, hard, text, sizeof(text));
-	snprintf(s->effect, sizeof(s->effect), "start: %s: %s", start.value.what, text);
+	snprintf(s->effect, sizeof(s->effect), "start: %.600s: %s%s", start.value.what, text,
+		 opens_sessions_for_others(start.unit) ? SERVICE_NOTE : "");
 	s->soft = soft;
 	s->hard = hard;
 
@@ -214,17 +281,16 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	p->hard = hard;
 
 	if (p->verdict == DOC_V_ERROR) {
-		if (p->problem_line > 0)
+		/* A refused policy file has given its own fix already. */
+		if (!p->has_fix && p->problem_line > 0)
 			snprintf(p->fix, sizeof(p->fix), "correct %.400s:%u: %.500s", p->problem_file,
 				 p->problem_line, p->problem);
-		else
+		else if (!p->has_fix)
 			snprintf(p->fix, sizeof(p->fix), "correct %.400s: %.500s",
 				 p->problem_file[0] != '\0' ? p->problem_file : "the stack",
 				 p->problem);
 		p->has_fix = true;
-		return;
-	}
-	if (memlock_seen == NULL) {
+	} else if (memlock_seen == NULL) {
 		const struct doc_handler *after = limits_ran != NULL ? limits_ran : last_own_line(st);
 
 		p->verdict = DOC_V_MISSING;
@@ -232,6 +298,8 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 		if (dry_run_seen != NULL && dry_run_seen->file != NULL)
 			snprintf(p->fix, sizeof(p->fix), "remove dry_run from %.500s line %u",
 				 dry_run_seen->file, dry_run_seen->line);
+		else if (profile_would_cover(d, st, limits_ran))
+			tool_fix(p);
 		else if (after != NULL)
 			doc_family_fix(d->root, d->os.family, FIX_LINE, after->file, after->line,
 				       after == limits_ran ? "pam_limits" : NULL,
@@ -239,20 +307,18 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 		else
 			snprintf(p->fix, sizeof(p->fix), "add \"%s\" to %s", FIX_LINE,
 				 st->file != NULL ? st->file : "/etc/pam.d/other");
-		return;
-	}
-	if (user_conf_overrides) {
+	} else if (user_conf_overrides) {
 		p->verdict = DOC_V_OVERRIDDEN;
 		p->has_fix = true;
 		snprintf(p->fix, sizeof(p->fix),
 			 "remove DefaultLimitMEMLOCK= from %.500s line %u, so that the user's services keep the session's limit",
 			 user_conf.file, user_conf.line);
-		return;
-	}
-	if (!last_is_memlock && overrider != NULL) {
+	} else if (!last_is_memlock && overrider != NULL) {
 		p->verdict = DOC_V_OVERRIDDEN;
 		p->has_fix = true;
 		doc_family_fix(d->root, d->os.family, FIX_LINE, overrider->file, overrider->line,
 			       "pam_limits", reaches_shared(d, st), p->fix, sizeof(p->fix));
 	}
+	if (p->has_fix && !d->module_installed)
+		install_first(p);
 }

@@ -45,6 +45,8 @@ struct doctor {
 	char pid1_note[128];
 	struct doc_user user;
 	bool have_user;
+	bool module_installed; /* pam_memlock.so is in a module directory */
+	bool profile_shipped;  /* pam-auth-update's profile for it is there */
 };
 
 /* One layer: the start, or a module that ran (or could have). */
@@ -72,7 +74,19 @@ struct doc_path {
 	char problem[DOC_MSG_MAX];
 	char fix[DOC_MSG_MAX];
 	bool has_fix;
+	bool fix_is_tool; /* the fix is the family's tool, not an edit */
 };
+
+/* The paths' verdicts, counted, and what to do first. */
+struct doc_summary {
+	unsigned count[DOC_V_ERROR + 1];
+	char first[DOC_MSG_MAX]; /* "SERVICE: FIX", "" when every path is ok */
+	unsigned first_rank;	 /* its precedence: lower goes first */
+};
+
+/* Counts P into S.  Precedence for the first thing to do: installing
+ * the module, then an error, then the family's tool, then any fix. */
+void doc_summary_add(struct doc_summary *s, const struct doctor *d, const struct doc_path *p);
 
 /* --- path.c */
 
@@ -128,5 +142,8 @@ void doc_print_text_head(const struct doctor *d);
 void doc_print_text_path(const struct doc_path *p);
 void doc_print_json_head(struct cli_json *j, const struct doctor *d);
 void doc_print_json_path(struct cli_json *j, const struct doc_path *p);
+/* "summary: ..." as the last line; a "summary" object. */
+void doc_print_text_summary(const struct doc_summary *s);
+void doc_print_json_summary(struct cli_json *j, const struct doc_summary *s);
 
 #endif

@@ -187,3 +187,46 @@ void doc_print_text_head(const struct doctor *d)
 	printf("kernel:     %s (default memlock %s)\n\n", d->release,
 	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");
 }
+
+/* --- The summary. */
+
+void doc_summary_add(struct doc_summary *s, const struct doctor *d, const struct doc_path *p)
+{
+	/* Lower is first: the module, an error, the family's tool, a fix. */
+	unsigned rank = !d->module_installed	    ? 0
+			: p->verdict == DOC_V_ERROR ? 1
+			: p->fix_is_tool	    ? 2
+						    : 3;
+
+	s->count[p->verdict]++;
+	if (p->has_fix && (s->first[0] == '\0' || rank < s->first_rank)) {
+		snprintf(s->first, sizeof(s->first), "%.200s: %.800s", p->service, p->fix);
+		s->first_rank = rank;
+	}
+}
+
+void doc_print_text_summary(const struct doc_summary *s)
+{
+	printf("\nsummary: %u ok, %u missing, %u overridden, %u error\n", s->count[DOC_V_OK],
+	       s->count[DOC_V_MISSING], s->count[DOC_V_OVERRIDDEN], s->count[DOC_V_ERROR]);
+	if (s->first[0] != '\0') {
+		printf("first:   ");
+		cli_print_text(stdout, s->first);
+		printf("\n");
+	}
+}
+
+void doc_print_json_summary(struct cli_json *j, const struct doc_summary *s)
+{
+	enum doc_verdict v;
+
+	cli_json_key(j, "summary");
+	cli_json_open_object(j);
+	for (v = DOC_V_OK; v <= DOC_V_ERROR; v++) {
+		cli_json_key(j, doc_verdict_names[v]);
+		cli_json_uint(j, s->count[v]);
+	}
+	cli_json_key(j, "first");
+	cli_json_string(j, s->first[0] != '\0' ? s->first : NULL);
+	cli_json_close_object(j);
+}

@@ -266,6 +266,9 @@ static void print_text(const struct pml_evaluation *e, const struct measure_ring
 	printf("  %s\n", d->mode->mode == PML_MODE_SET
 				 ? "each limit is set to exactly this, lowering it if need be"
 				 : "each limit becomes the larger of the session's current one and this");
+	/* explain reads no unit and no pam_limits: the start is doctor's. */
+	if (d->mode->mode == PML_MODE_RAISE)
+		printf("  a session that starts higher (on Debian 12 pam_limits first gives it PID 1's limit) keeps its limit: this is no cap, mode = \"set\" makes one; `memlockctl doctor` shows each path's start\n");
 	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
 	/* The soft limit is the one the kernel holds a process to. */
 	printf("  fits:     ");

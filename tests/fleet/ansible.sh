@@ -78,7 +78,7 @@ install_here() {
 # chroot takes minutes).
 install_inside() {
 	local root=$1 cached
-	cached=$PML_ROOT_CACHE/$(basename "$root")-install-$(cd "$src" && find . -type f |
+	cached=$PML_ROOT_CACHE/$(basename "$(dirname "$root")")-install-$(cd "$src" && find . -type f |
 		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).tar
 	if [ ! -s "$cached" ]; then
 		cp -a "$src" "$root/build" &&

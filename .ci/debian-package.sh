@@ -228,6 +228,27 @@ package_lifecycle() {
 		check "$rel: purged: $f is as before the install" cmp "$work/$rel-before/${f##*/}" "$root$f"
 	done
 
+	# Step 2 of the README is the admin's edit of other packages' files:
+	# remove leaves the line where it is, names the file on stderr, and the
+	# README's undo gives the file back as it was.
+	cp -p "$root/etc/pam.d/runuser" "$work/$rel-runuser"
+	check "$rel: apt-get install again, and the README's step 2 line in runuser" \
+		root_run "$root" sh -c "apt-get install -y -qq $deb2 && sed -i \
+			'/^session[[:space:]]\\+required[[:space:]]\\+pam_limits\\.so/a session    optional   pam_memlock.so' \
+			/etc/pam.d/runuser && grep -q pam_memlock.so /etc/pam.d/runuser"
+	# apt may run dpkg on a pty: its lines can end in CR.
+	root_run "$root" apt-get remove -y -qq libpam-memlock 2>&1 | tr -d '\r' >"$work/$rel-remove.out"
+	check "$rel: apt-get remove names /etc/pam.d/runuser, which still has the line, and only it" \
+		sh -c "cat '$work/$rel-remove.out' && grep -qx '  /etc/pam.d/runuser' '$work/$rel-remove.out' &&
+			[ \$(grep -c '^  /etc/pam.d/' '$work/$rel-remove.out') = 1 ] &&
+			grep -q pam_memlock '$root/etc/pam.d/runuser'"
+	awk '/^    # Undo Debian step 2:/ { on = 1 } on && /^$/ { exit } on { sub(/^    /, ""); print }' \
+		"$top/README" >"$work/undo-step2"
+	check "$rel: the README's undo of step 2 gives runuser back as it was" \
+		sh -c "[ -s '$work/undo-step2' ] &&
+			chroot '$root' sh -e <'$work/undo-step2' &&
+			cmp '$work/$rel-runuser' '$root/etc/pam.d/runuser'"
+
 	# Install again and purge with an empty memlock.d: nothing is left.
 	rm -f "$root/etc/security/memlock.d/site.conf"
 	# --autoremove: libconfig came in with the package, and goes with it.

@@ -17,6 +17,9 @@
 #   8. make check-directory: real slapd and nslcd in private namespaces
 #   8a. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
 #      on Debian 12 and in a Debian 13 root
+#   8b. make check-fleet: Debian's node_exporter serving memlockctl's
+#      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
+#      run by Debian's ansible-playbook against Debian 12 and 13 roots
 #   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
@@ -183,6 +186,12 @@ took "check-directory"
 echo "== make check-slurm (Slurm batch jobs through a real slurmctld and slurmd: Debian 12, and 13 in a root)"
 make -C "$build" check-slurm || status=1
 tally "check-slurm" "$build/tests/slurm"
+took "check-slurm"
+
+echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots)"
+make -C "$build" check-fleet || status=1
+tally "check-fleet" "$build/tests/fleet"
+took "check-fleet"
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.

@@ -45,6 +45,13 @@ fresh() {
 		find "$root" -type d -exec chmod 0755 {} + || exit 99
 	echo 'limit = "256 MiB";' >"$root/etc/security/memlock.conf"
 	: >"$root/$2/pam_memlock.so"
+	# authselect's links are absolute; made here, as a source tree (and
+	# the Debian source package, lintian says) should hold none.
+	if [ "$1" = fedora ]; then
+		for f in system-auth password-auth postlogin; do
+			ln -s "/etc/authselect/$f" "$root/etc/pam.d/$f" || exit 99
+		done
+	fi
 }
 
 # doctor: its JSON in $work/out, exit status in $status.

@@ -95,8 +95,14 @@ libconfig_compare() {
 			[ "$(grep -c '^== ' "$ROOT_WORK/corpus.here")" -eq "$corpus" ]; then
 			ok "loader: $corpus fuzz corpus inputs, the same on both"
 		else
+			# The corpus is the fuzz run's and goes with it: each input
+			# that differs is kept in the log, as base64.
 			not_ok "loader: $corpus fuzz corpus inputs, the same on both" \
-				"$(diff "$ROOT_WORK/corpus.here" "$ROOT_WORK/corpus.there" | head -n 40)"
+				"$(diff "$ROOT_WORK/corpus.here" "$ROOT_WORK/corpus.there" | head -n 40)" \
+				"$(compare "$ROOT_WORK/corpus" | awk '$1 == "differ" { print $2 }' | head -n 5 |
+					while read -r name; do
+						echo "input $name (base64): $(base64 -w0 "$files/corpus/$name")"
+					done)"
 		fi
 	fi
 

@@ -62,8 +62,8 @@ src=$ROOT_WORK/src
 "${PML_MAKE:-make}" -C "$PML_BUILDDIR" distdir distdir="$src" >/dev/null 2>&1 ||
 	{ echo "Bail out! make distdir failed"; exit 1; }
 
-# install_here ROOT MODDIR LOG: this tree, built on this machine (Debian 12,
-# the root's own release) for /usr and /etc, installed into ROOT.
+# install_here ROOT MODDIR LOG: this tree, built on this machine (of the
+# root's own release) for /usr and /etc, installed into ROOT.
 install_here() {
 	local b=$ROOT_WORK/build-here
 	mkdir "$b" && (cd "$b" &&
@@ -156,6 +156,10 @@ converge() {
 		"$w/run3.log"
 }
 
-converge "Debian 12" bookworm-ansible install_here
-converge "Debian 13" trixie-ansible install_inside
+# Built here for the release this machine runs; in the root for the other
+# (a build for Debian 13's glibc does not run on Debian 12).
+this=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+installer() { if [ "$1" = "$this" ]; then echo install_here; else echo install_inside; fi; }
+converge "Debian 12" bookworm-ansible "$(installer bookworm)"
+converge "Debian 13" trixie-ansible "$(installer trixie)"
 echo "1..$n"

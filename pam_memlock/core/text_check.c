@@ -127,6 +127,22 @@ static size_t skip_string(const char *text, size_t len, size_t i)
 	return 0;
 }
 
+/* Where the string from FROM to TO holds the escape \x00, or TO.  libconfig
+ * 1.7 ends the value at that NUL and 1.5 drops it: one file, two values. */
+static size_t nul_escape(const char *text, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (text[i] != '\\')
+			continue;
+		if (i + 3 < to && text[i + 1] == 'x' && text[i + 2] == '0' && text[i + 3] == '0')
+			return i;
+		i++; /* the escaped character */
+	}
+	return to;
+}
+
 /* Just past the "*" "/" that closes a comment opened before I, or 0. */
 static size_t skip_comment(const char *text, size_t len, size_t i)
 {
@@ -297,6 +313,12 @@ static int walk(const char *name, const char *text, size_t len,
 			if (j == 0) {
 				pml_log_at(log, LOG_ERR, name, line_at(text, i),
 					   "quoted string is never closed");
+				return -EINVAL;
+			}
+			if (nul_escape(text, i + 1, j - 1) < j - 1) {
+				pml_log_at(log, LOG_ERR, name,
+					   line_at(text, nul_escape(text, i + 1, j - 1)),
+					   "\\x00 in a quoted value: a NUL byte, which no value holds");
 				return -EINVAL;
 			}
 			i = j;

@@ -272,7 +272,7 @@ static int walk(const char *name, const char *text, size_t len,
 	char last = '\0';		/* the last character outside blanks and comments */
 	char open[PML_NESTING_MAX + 1]; /* the brackets open at each depth */
 	bool in_list, integer;
-	size_t i = 0, j, k, token_end = 0, comma = 0;
+	size_t i = 0, j, k, nul, token_end = 0, comma = 0;
 	struct problem first = { 0, NULL };
 
 	while (i < len) {
@@ -315,9 +315,9 @@ static int walk(const char *name, const char *text, size_t len,
 					   "quoted string is never closed");
 				return -EINVAL;
 			}
-			if (nul_escape(text, i + 1, j - 1) < j - 1) {
-				pml_log_at(log, LOG_ERR, name,
-					   line_at(text, nul_escape(text, i + 1, j - 1)),
+			nul = nul_escape(text, i + 1, j - 1);
+			if (nul < j - 1) {
+				pml_log_at(log, LOG_ERR, name, line_at(text, nul),
 					   "\\x00 in a quoted value: a NUL byte, which no value holds");
 				return -EINVAL;
 			}

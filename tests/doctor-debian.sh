@@ -20,15 +20,8 @@ packages="openssh-server login util-linux sudo cron systemd libpam-runtime
 	libpam0g libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
 cases=16
-n=0
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "# $line"; done
-}
 skip_rest() {
 	while [ "$n" -lt "$cases" ]; do
 		n=$((n + 1))
@@ -162,8 +155,8 @@ line_of() {
 	>"$scratch/all.json" 2>"$scratch/all.err"
 status=$?
 
-# verdict SERVICE: the verdict doctor gave SERVICE, from the JSON.
-verdict() {
+# verdict_of SERVICE: the verdict doctor gave SERVICE, from the JSON.
+verdict_of() {
 	python3 -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -190,7 +183,7 @@ for svc in sshd cron; do
 		desc="$svc is ok: Linux-PAM $pam_version's pam_limits at line $line leaves the limit"
 		want="ok "
 	fi
-	got=$(verdict $svc)
+	got=$(verdict_of $svc)
 	if [ "$got" = "$want" ]; then
 		ok "$desc"
 	else
@@ -200,7 +193,7 @@ done
 
 # 6-10. The stacks where common-session comes after pam_limits.
 for svc in login su sudo sudo-i systemd-user; do
-	got=$(verdict $svc)
+	got=$(verdict_of $svc)
 	if [ "$got" = "ok " ]; then
 		ok "$svc is ok with the module from pam-auth-update"
 	else
@@ -209,7 +202,7 @@ for svc in login su sudo sudo-i systemd-user; do
 done
 
 # 11. runuser has no common-session at all, and doctor says so.
-got=$(verdict runuser)
+got=$(verdict_of runuser)
 line=$(line_of /etc/pam.d/runuser pam_limits.so)
 want="missing add \"session optional pam_memlock.so\" to /etc/pam.d/runuser, right after line $line (pam_limits): this stack includes none of common-session, common-session-noninteractive, so the line there does not reach it"
 if [ "$got" = "$want" ]; then
@@ -233,11 +226,11 @@ done
 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
 	--service sshd --service cron >"$scratch/all.json" 2>&1
 status=$?
-if [ "$(verdict sshd)" = "ok " ] && [ "$(verdict cron)" = "ok " ] && [ "$status" = 0 ]; then
+if [ "$(verdict_of sshd)" = "ok " ] && [ "$(verdict_of cron)" = "ok " ] && [ "$status" = 0 ]; then
 	ok "after the fix sshd and cron are ok, and doctor exits 0"
 else
 	not_ok "after the fix sshd and cron are ok, and doctor exits 0" \
-		"sshd: $(verdict sshd)" "cron: $(verdict cron)" "status $status"
+		"sshd: $(verdict_of sshd)" "cron: $(verdict_of cron)" "status $status"
 fi
 
 # 14. Which pam_limits doctor models, told by the root's libpam (the root

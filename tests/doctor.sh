@@ -11,15 +11,7 @@ umask 022
 
 ctl=${PML_BUILDDIR:?run with make check}/memlockctl
 data=${PML_TESTDATA:?run with make check}/doctor
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "# $line"; done
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 work=$(mktemp -d /tmp/pml-doctor-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT

@@ -10,16 +10,7 @@ ctl=${PML_BUILDDIR:?run with make check}/memlockctl
 cue=$PML_BUILDDIR/tests/.libs/libfault_cue.so
 work=$(mktemp -d /tmp/pml-install-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP install makes root-owned files: run make check as root"

@@ -39,16 +39,7 @@ KiB=1024
 MiB=1048576
 page=$(getconf PAGESIZE)
 hard=$(prlimit --pid $$ --memlock --raw --noheadings --output HARD)
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-show() { sed 's/^/# /' "$@"; }
-# is NAME GOT WANT
-is() {
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "#   got:  '$2'"; echo "#   want: '$3'"; fi
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 # client LIMIT RINGS ENTRIES BUFFER MLOCK: the client's one line, as a uid
 # of its own each time (tests/e2e/lib.sh).

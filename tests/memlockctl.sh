@@ -23,18 +23,10 @@ data=${PML_TESTDATA:?run with make check}/cli
 srcdir=${PML_SRCDIR:?run with make check}
 work=$(mktemp -d /tmp/pml-cli-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
-n=0 is_root=false can_mount=false
+. "$srcdir/tests/tap.sh"
+is_root=false can_mount=false
 [ "$(id -u)" = 0 ] && is_root=true
 NEED_ROOT="policy files must be owned by root: run make check as root"
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { # check NAME CONDITION...: one TAP line from a command's status
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
 
 # The default policy path, as this build was configured.
 default_conf=$("$ctl" --help | sed -n 's/.*read FILE instead of \(\/.*\)$/\1/p')

@@ -15,17 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 work=$(mktemp -d /tmp/pml-monitor-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# CONDITION; verdict NAME [FILE...]: one TAP line from the condition's
-# status; on failure the files are shown as comments.
-verdict() {
-	local rc=$? name=$1
-	shift
-	if [ $rc = 0 ]; then ok "$name"; else not_ok "$name"; [ $# = 0 ] || sed 's/^/# /' "$@"; fi
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 echo 'limit = "8 MiB";' >"$work/ok.conf"
 echo 'limit = 8;' >"$work/bad.conf"

@@ -11,20 +11,8 @@ set -u
 src=${PML_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 profile=$src/conf/pam-configs/memlock
 cases=9
-n=0
+. "$src/tests/tap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "# $line"; done
-}
-check() {	# check NAME COMMAND...: ok if COMMAND succeeds
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
 skip_rest() {
 	while [ "$n" -lt "$cases" ]; do
 		n=$((n + 1))

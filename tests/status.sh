@@ -41,7 +41,7 @@ work=$(mktemp -d /tmp/pml-status-XXXXXX) || exit 99
 nobody_gid=$(id -g nobody)
 nobody_group=$(id -gn nobody)
 MiB=1048576
-n=0
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 cleanup() {
 	# Only what this namespace started; it all ends with PID 1 anyway.
@@ -49,18 +49,6 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-show() { sed 's/^/# /' "$@"; }
-# CONDITION; verdict NAME [FILE...]: one TAP line from the condition's
-# status; on failure the files are shown as comments.
-verdict() {
-	local rc=$? name=$1
-	shift
-	if [ $rc = 0 ]; then ok "$name"; else not_ok "$name"; [ $# = 0 ] || show "$@"; fi
-}
 
 # Logind's session files, here only.
 mount -t tmpfs pml-status-run /run && mkdir -p /run/systemd/sessions || exit 99

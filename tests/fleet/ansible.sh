@@ -23,15 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${PML_BUILDDIR:?run through make check-fleet}" "${PML_SRCDIR:?}"
 root_lib=$here/../../.ci/root.sh
 playbook=$PML_SRCDIR/doc/ansible/memlock-rollout.yml
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -lt 2 ] || tail -n 40 "$2" | sed 's/^/# /'; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# CONDITION; verdict NAME [FILE]: one TAP line from the condition's status.
-verdict() {
-	# shellcheck disable=SC2181
-	if [ $? = 0 ]; then ok "$1"; else not_ok "$@"; fi
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 unrunnable() {
 	if [ "$(id -u)" != 0 ]; then
@@ -103,7 +95,7 @@ converge() {
 	# Where the root's libpam reads modules: beside its pam_unix.so.
 	moddir=$(root_run "$root" dpkg -L libpam-modules | sed -n 's|/pam_unix\.so$||p')
 	if ! "$3" "$root" "$moddir" "$w/build.log"; then
-		not_ok "$rel: this tree built for /usr and /etc, installed into the root" "$w/build.log"
+		not_ok "$rel: this tree built for /usr and /etc, installed into the root" "$(tail -n 40 "$w/build.log")"
 		return
 	fi
 	ok "$rel: this tree built for /usr and /etc, installed into the root ($moddir)"

@@ -20,15 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${PML_BUILDDIR:?run through make check-fleet}" "${PML_SRCDIR:?}"
 ctl=$PML_BUILDDIR/memlockctl
 root_lib=$here/../../.ci/root.sh
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -lt 2 ] || sed 's/^/# /' "$2"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# CONDITION; verdict NAME [FILE]: one TAP line from the condition's status.
-verdict() {
-	# shellcheck disable=SC2181
-	if [ $? = 0 ]; then ok "$1"; else not_ok "$@"; fi
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 namespaces=(unshare --net --mount --fork --kill-child --propagation private --)
 
 unrunnable() {
@@ -98,7 +90,7 @@ cases() {
 		scrape_in "$w/textfile" "$w/scrape1" "$@" 2>"$err"; then
 		ok "$rel: node_exporter serves /metrics with memlockctl's file in its textfile directory"
 	else
-		not_ok "$rel: node_exporter serves /metrics with memlockctl's file in its textfile directory" "$err"
+		not_ok "$rel: node_exporter serves /metrics with memlockctl's file in its textfile directory" "$(tail -n 40 "$err")"
 		return
 	fi
 	expect "$w/scrape1" node_textfile_scrape_error=0 >"$err" 2>&1 &&
@@ -113,7 +105,7 @@ cases() {
 		grep -Eq '^memlock_last_run_timestamp_seconds [0-9.e+]+$' "$w/scrape1"; then
 		ok "$rel: a policy that loads: memlockctl's series arrive with their values"
 	else
-		not_ok "$rel: a policy that loads: memlockctl's series arrive with their values" "$err"
+		not_ok "$rel: a policy that loads: memlockctl's series arrive with their values" "$(tail -n 40 "$err")"
 	fi
 
 	"$ctl" metrics --root "$w/good" --conf "$w/bad.conf" --output "$w/textfile/memlock.prom" \

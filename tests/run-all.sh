@@ -34,7 +34,8 @@
 #      the upgrade from Debian 12 to 13
 # (the roots of 12 and 13 made in the background from the start:
 # .ci/root-bake.sh)
-# and one closing line: "N passed, N failed, N skipped", every case counted.
+# and one closing line: "N passed, N failed, N skipped", every case counted,
+# after the list of what failed (CI shows a log's tail: the list is there).
 #
 # First, as root on Debian, it installs what the suite needs
 # (.ci/packages.check and .ci/packages) and configures the tree again, so
@@ -46,6 +47,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PML_BUILD_DIR:-$top}
 jobs=$(nproc 2>/dev/null || echo 2)
 passed=0 failed=0 skipped=0 status=0
+failures=$(mktemp /tmp/pml-failures-XXXXXX)
+# failure STEP WHAT: a line of the closing list of what failed.
+failure() { echo "$1: $2" >>"$failures"; }
 step_started=$(date +%s)
 # took NAME: how long the step that just ended took.
 took() {
@@ -66,11 +70,12 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 				$packages >>"$apt_log" 2>&1 ||
 			{ tail -n 20 "$apt_log" >&2; echo "== could not install the suite's packages" >&2
-			  failed=$((failed + 1)) status=1; }
+			  failure packages "apt-get install failed"; failed=$((failed + 1)) status=1; }
 	fi
 	rm -f "$apt_log"
 	(cd "$build" && ./config.status --recheck >/dev/null && ./config.status >/dev/null) ||
-		{ echo "== configure again failed" >&2; failed=$((failed + 1)) status=1; }
+		{ echo "== configure again failed" >&2; failure configure "config.status --recheck failed"
+		  failed=$((failed + 1)) status=1; }
 	took "installing and configuring"
 fi
 
@@ -84,7 +89,7 @@ if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
 	"$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
 	bake_pid=$!
 fi
-trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log"' EXIT
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures"' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -92,12 +97,16 @@ tally() {
 	local name=$1 log=$2/${3:-test-suite.log} p f s x
 	if [ ! -f "$log" ]; then
 		echo "== $name: no test-suite.log: the run did not happen" >&2
+		failure "$name" "no $log: the run did not happen"
 		failed=$((failed + 1))
 		return
 	fi
 	p=$(awk '/^# PASS:/ { print $3 }' "$log")
 	f=$(awk '/^# (FAIL|ERROR|XPASS):/ { n += $3 } END { print n + 0 }' "$log")
 	s=$(awk '/^# SKIP:/ { print $3 }' "$log")
+	# Each failed case's own line (the TAP driver's), once.
+	grep -E '^(FAIL|ERROR|XPASS): ' "$log" | sort -u |
+		while IFS= read -r line; do failure "$name" "$line"; done
 	echo "== $name: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped"
 	# TAP "# TODO" cases that fail: known gaps, in none of the counts.
 	x=$(awk '/^# XFAIL:/ { print $3 }' "$log")
@@ -130,6 +139,7 @@ if make -C "$build" distdir distdir="$san/src" >/dev/null &&
 	tally "sanitizers" "$san/build"
 else
 	echo "== sanitizer build failed" >&2
+	failure sanitizers "the build failed"
 	failed=$((failed + 1)) status=1
 fi
 cd "$top" && rm -rf "$san"
@@ -143,6 +153,7 @@ if make -C "$build" bench BENCH_FLAGS=--quick; then
 	passed=$((passed + 1))
 else
 	echo "== bench: did not complete" >&2
+	failure bench "did not complete"
 	failed=$((failed + 1)) status=1
 fi
 took "bench"
@@ -164,6 +175,7 @@ if make -C "$build" -j"$jobs" distcheck TESTS="$(echo $distcheck_tests)" >"$dist
 else
 	tail -n 40 "$dist_log" >&2
 	echo "== distcheck: failed (whole log: $dist_log)" >&2
+	failure distcheck "failed: $(grep -m1 -E 'Error|FAIL' "$dist_log")"
 	failed=$((failed + 1)) status=1
 fi
 took "distcheck"
@@ -211,6 +223,7 @@ fi
 rm -rf "$fuzz_src"
 p=$(grep -c '^ok ' "$fuzz_tap") f=$(grep -c -e '^not ok ' -e '^Bail out!' "$fuzz_tap")
 [ $((p + f)) -eq 0 ] && f=1
+grep -e '^not ok ' -e '^Bail out!' "$fuzz_tap" | while IFS= read -r line; do failure fuzz "$line"; done
 echo "== fuzz: $p passed, $f failed, 0 skipped"
 passed=$((passed + p)) failed=$((failed + f))
 rm -f "$fuzz_tap"
@@ -229,7 +242,9 @@ tap_tally() {
 	x=$(grep -c '^not ok .*# TODO' "$tap" | tr -d ' ')
 	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
 	p=$((p - s - xp)) f=$((f - x + xp))
-	[ $((p + f + s + x)) -eq 0 ] && f=1
+	[ $((p + f + s + x)) -eq 0 ] && { f=1; failure "$name" "printed no case"; }
+	grep -e '^not ok ' -e '^Bail out!' -e '^ok .*# TODO' "$tap" | grep -v '^not ok .*# TODO' |
+		while IFS= read -r line; do failure "$name" "$line"; done
 	echo "== $name: $p passed, $f failed, $s skipped"
 	[ "$x" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO, not counted"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
@@ -259,5 +274,9 @@ echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debi
 run_tap_step "debian package" .ci/debian-package.sh
 
 [ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
+if [ -s "$failures" ]; then
+	echo "== what failed ($(wc -l <"$failures") lines; the first 40):"
+	head -n 40 "$failures" | sed 's/^/==   /'
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

@@ -15,11 +15,12 @@
 #   b. with the README's step 2 block, it holds cron back and logs why,
 #      and the file keeps step 2's line; the same newer cron with the file
 #      unchanged, as most updates are, it installs;
-#   c. with Dpkg::Options --force-confdef and --force-confold in apt.conf.d
-#      (which turns its check off), it installs cron, the line stays, and
-#      the package's new file waits beside it as cron.dpkg-dist;
-#   d. by hand, apt-get with --force-confnew and the step 2 block again:
-#      the package's new file with step 2's line;
+#   c. with the README's apt.conf.d line (Dpkg::Options --force-confdef
+#      and --force-confold, which turn its check off), it installs cron,
+#      the line stays, and the package's new file waits beside it as
+#      cron.dpkg-dist;
+#   d. by hand, the README's apt-get --force-confnew command and the step 2
+#      block again: the package's new file with step 2's line;
 #   e. a local dpkg-divert of /etc/pam.d/cron does not help: still held.
 # Skipped, with the reason, without root or .ci/root.sh.  Prints TAP.
 set -u
@@ -54,6 +55,14 @@ step2=$ROOT_WORK/step2
 awk '/^    # Debian step 2:/ { on = 1 } on && /^$/ { exit } on { sub(/^    /, ""); print }' \
 	"$PML_SRCDIR/README" >"$step2"
 [ -s "$step2" ] || { echo "Bail out! no \"# Debian step 2:\" block in the README"; exit 1; }
+# Its ways out, as written there: the apt.conf.d line, and the apt-get
+# command of an upgrade by hand.
+confold=$(awk '/^ *# \/etc\/apt\/apt\.conf\.d\/51local-confold$/ { getline; sub(/^ +/, ""); print; exit }' \
+	"$PML_SRCDIR/README")
+confnew=$(grep -m 1 '^ *apt-get install --only-upgrade .*--force-confnew cron$' "$PML_SRCDIR/README" |
+	sed 's/^ *//')
+[ -n "$confold" ] && [ -n "$confnew" ] ||
+	{ echo "Bail out! the README lacks its apt.conf.d line or its apt-get --force-confnew command"; exit 1; }
 line_re='^session[[:space:]]+optional[[:space:]]+pam_memlock\.so'
 log=/var/log/unattended-upgrades/unattended-upgrades.log
 held_re='Package cron has conffile prompt and needs to be upgraded manually'
@@ -167,11 +176,10 @@ cases() {
 	done_with
 
 	fresh c && root_run "$root" sh <"$step2" 2>/dev/null &&
-		printf 'Dpkg::Options { "--force-confdef"; "--force-confold"; };\n' \
-			>"$root/etc/apt/apt.conf.d/51pml-confold"
+		printf '%s\n' "$confold" >"$root/etc/apt/apt.conf.d/51local-confold"
 	upgrade
 	[ "$(version)" = "$new" ] && ! grep -q "$held_re" "$root.uu"
-	verdict "c. $rel: with step 2 and --force-confold in apt.conf.d, unattended-upgrade installs cron $new" \
+	verdict "c. $rel: with step 2 and the README's apt.conf.d line ($confold), unattended-upgrade installs cron $new" \
 		"$root.uu"
 	cmp -s "$w/step2-cron" "$root/etc/pam.d/cron" &&
 		cmp -s "$w/new-cron" "$root/etc/pam.d/cron.dpkg-dist"
@@ -180,12 +188,11 @@ cases() {
 	done_with
 
 	fresh d && root_run "$root" sh <"$step2" 2>/dev/null &&
-		root_run "$root" apt-get install -y -q --only-upgrade \
-			-o Dpkg::Options::=--force-confnew cron >"$root.apt" 2>&1 &&
+		root_run "$root" sh -c "$confnew -y -q" >"$root.apt" 2>&1 &&
 		root_run "$root" sh <"$step2" 2>/dev/null
 	[ "$(version)" = "$new" ] && after_limits "$root/etc/pam.d/cron" &&
 		grep -Ev "$line_re" "$root/etc/pam.d/cron" | cmp -s "$w/new-cron" -
-	verdict "d. $rel: apt-get --force-confnew, then step 2 again: cron $new, its new file with step 2's line" \
+	verdict "d. $rel: the README's \"$confnew\", then step 2 again: cron $new, its new file with step 2's line" \
 		"$root.apt"
 	done_with
 

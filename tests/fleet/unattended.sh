@@ -13,8 +13,8 @@
 # /etc/pam.d/cron has one line changed.  Then, each in a fresh copy:
 #   a. without step 2, unattended-upgrade installs it;
 #   b. with the README's step 2 block, it holds cron back and logs why,
-#      and the file keeps step 2's line; the same newer cron with the file
-#      unchanged, as most updates are, it installs;
+#      the file keeps step 2's line, and the next run does the same; the
+#      same newer cron with the file unchanged, it installs;
 #   c. with the README's apt.conf.d line (Dpkg::Options --force-confdef
 #      and --force-confold, which turn its check off), it installs cron,
 #      the line stays, and the package's new file waits beside it as
@@ -164,6 +164,10 @@ cases() {
 	verdict "b. $rel: with step 2, unattended-upgrade holds cron back: \"$held_re\"" "$root.uu"
 	cmp -s "$w/step2-cron" "$root/etc/pam.d/cron"
 	verdict "b. $rel: with step 2, /etc/pam.d/cron keeps step 2's line" "$root/etc/pam.d/cron"
+	# The next day's run, on its own: the same again.
+	root_run "$root" unattended-upgrade >"$root.uu2" 2>&1
+	grep -q "$held_re" "$root.uu2" && [ "$(version)" != "$new" ]
+	verdict "b. $rel: with step 2, a second run holds cron back again" "$root.uu2"
 	done_with
 
 	# Most updates leave the file as it was: nothing to ask, nothing held.

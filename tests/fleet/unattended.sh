@@ -100,8 +100,9 @@ prepare() {
 	new=$old+pml1
 	ok "$rel: a root with cron $old and unattended-upgrades $(root_run "$root" \
 		dpkg-query -W -f='${Version}' unattended-upgrades)"
-	root_run "$root" dpkg-query -W -f='${Conffiles}\n' cron | grep -q '^ /etc/pam\.d/cron '
-	verdict "$rel: /etc/pam.d/cron is a conffile of cron"
+	root_run "$root" dpkg-query -W -f='${Conffiles}\n' cron | grep -q '^ /etc/pam\.d/cron ' &&
+		root_run "$root" dpkg-query -W -f='${Conffiles}\n' util-linux | grep -q '^ /etc/pam\.d/runuser '
+	verdict "$rel: /etc/pam.d/cron is a conffile of cron, and runuser (step 2's too) of util-linux"
 
 	# One comment line changed: any change of the shipped file is what
 	# dpkg asks about, and the stack stays as it was.

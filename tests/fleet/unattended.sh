@@ -32,10 +32,12 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -lt 2 ] || tail -n 40 "$2" | sed 's/^/# /'; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# CONDITION; verdict NAME [FILE]: one TAP line from the condition's status.
+# CONDITION; verdict NAME [FILE]: one TAP line from the condition's
+# status, which it returns.
 verdict() {
-	# shellcheck disable=SC2181
-	if [ $? = 0 ]; then ok "$1"; else not_ok "$@"; fi
+	local rc=$?
+	if [ $rc = 0 ]; then ok "$1"; else not_ok "$@"; fi
+	return $rc
 }
 
 if [ "$(id -u)" != 0 ]; then
@@ -113,11 +115,11 @@ prepare() {
 		root_run "$root" dpkg-deb -R "/tmp/${deb##*/}" /tmp/x &&
 		sed -i "s/^Version: .*/Version: $new/" "$root/tmp/x/DEBIAN/control" &&
 		mkdir -p "$root/srv/repo" "$root/srv/repo-same" &&
-		root_run "$root" dpkg-deb -b /tmp/x "/srv/repo-same/cron_${new}_all.deb" >>"$w/download.log" 2>&1 &&
+		root_run "$root" dpkg-deb -b /tmp/x "/srv/repo-same/cron_$new.deb" >>"$w/download.log" 2>&1 &&
 		sed -i '1s/$/ (a newer cron)/' "$root/tmp/x/etc/pam.d/cron" &&
 		sum=$(cd "$root/tmp/x" && md5sum etc/pam.d/cron) &&
 		sed -i "s|^[0-9a-f]*  etc/pam\.d/cron\$|$sum|" "$root/tmp/x/DEBIAN/md5sums" &&
-		root_run "$root" dpkg-deb -b /tmp/x "/srv/repo/cron_${new}_all.deb" >>"$w/download.log" 2>&1 &&
+		root_run "$root" dpkg-deb -b /tmp/x "/srv/repo/cron_$new.deb" >>"$w/download.log" 2>&1 &&
 		repo /srv/repo >>"$w/download.log" 2>&1 && repo /srv/repo-same >>"$w/download.log" 2>&1 &&
 		! cmp -s "$root/etc/pam.d/cron" "$root/tmp/x/etc/pam.d/cron"
 	verdict "$rel: repositories labelled Debian-Security with cron $new, with and without a changed /etc/pam.d/cron" \
@@ -173,7 +175,7 @@ cases() {
 	verdict "b. $rel: with step 2, a second run holds cron back again" "$root.uu2"
 	done_with
 
-	# Most updates leave the file as it was: nothing to ask, nothing held.
+	# An update that leaves the file as it was: nothing to ask, nothing held.
 	fresh b2 repo-same && root_run "$root" sh <"$step2" 2>/dev/null
 	upgrade
 	[ "$(version)" = "$new" ] && ! grep -q "$held_re" "$root.uu" &&
@@ -213,9 +215,9 @@ cases() {
 	done_with
 }
 
-for rel in bookworm trixie; do
+for code in bookworm trixie; do
 	started=$(date +%s)
-	code=$rel rel="Debian $([ "$rel" = bookworm ] && echo 12 || echo 13)"
+	rel="Debian $([ "$code" = bookworm ] && echo 12 || echo 13)"
 	prepare && cases
 	echo "# $rel: $(($(date +%s) - started)) s"
 done

@@ -19,7 +19,9 @@
 #      on Debian 12 and in a Debian 13 root
 #   8b. make check-fleet: Debian's node_exporter serving memlockctl's
 #      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
-#      run by Debian's ansible-playbook against Debian 12 and 13 roots
+#      run by Debian's ansible-playbook against Debian 12 and 13 roots;
+#      unattended-upgrades and a conffile that step 2 edited, in Debian 12
+#      and 13 roots
 #   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
@@ -200,7 +202,7 @@ make -C "$build" check-slurm || status=1
 tally "check-slurm" "$build/tests/slurm"
 took "check-slurm"
 
-echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots)"
+echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that step 2 edited)"
 make -C "$build" check-fleet || status=1
 tally "check-fleet" "$build/tests/fleet"
 took "check-fleet"

@@ -157,7 +157,9 @@ enum doc_rc_ulimit doc_apply_rc_ulimit(const char *value, struct doc_value *soft
 	for (w = strtok_r(buf, " \t\n", &save); w != NULL; w = strtok_r(NULL, " \t\n", &save))
 		if (n < N_OF(words))
 			words[n++] = w;
-	/* openrc-run takes the words in pairs, and refuses an odd count. */
+	/* openrc-run takes the words in pairs, and refuses an odd count
+	 * (from 0.56; before, one ulimit call took them all, which differs
+	 * only for an odd count). */
 	if (n % 2 == 1)
 		return DOC_RCU_REFUSED;
 	for (i = 0; i < n; i += 2) {

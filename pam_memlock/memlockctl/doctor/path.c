@@ -18,9 +18,9 @@
 #define SERVICE_NOTE                                                                     \
 	" (the service's own processes, such as PostgreSQL's with io_uring, never pass " \
 	"through PAM: their limit is LimitMEMLOCK= in the unit)"
-#define OPENRC_NOTE                                                                       \
-	" (the service's own processes never pass through PAM: their limit is rc_ulimit " \
-	"in /etc/conf.d)"
+#define OPENRC_NOTE                                                                    \
+	" (the service's own processes never pass through PAM: they keep this start, " \
+	"which rc_ulimit in /etc/conf.d sets)"
 
 const char *const doc_verdict_names[] = {
 	[DOC_V_OK] = "ok",

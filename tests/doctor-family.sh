@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..35"
+echo "1..36"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -254,3 +254,14 @@ expect "alpine/openrc: rc_ulimit=\"-l 65536\" in conf.d/sshd (KiB) is sshd's sta
 	"('/etc/conf.d/sshd', 8, 67108864, 67108864, 67108864)"
 expect "alpine/openrc: rc.conf's rc_ulimit does not reach inittab's getty" \
 	'paths["login"]["soft"] == doc["models"]["kernel_default"]' "True"
+
+# After the README's procedure the start still decides in raise mode: a
+# later rc_ulimit line wins, and sshd's unlimited start stays, while
+# login's kernel default is raised to the policy's.
+cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
+after_limits "$root/etc/pam.d/base-session-noninteractive"
+echo 'rc_ulimit="-l unlimited"' >>"$root/etc/conf.d/sshd"
+doctor
+expect "alpine/openrc: after the procedure, raise mode keeps sshd's unlimited start (conf.d/sshd's later line) and raises login's to the policy's" \
+	"$verdicts"' + " " + str((paths["sshd"]["steps"][0]["line"], paths["sshd"]["soft_unlimited"], paths["login"]["soft"], '"$status"'))' \
+	"login=ok other=ok sshd=ok su=ok (9, True, 268435456, 0)"

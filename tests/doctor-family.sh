@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..28"
+echo "1..36"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -215,3 +215,53 @@ doctor
 expect "unknown: upstream's pam_limits, and the head says why" \
 	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"], doc["models"]["pam_limits_why"])' \
 	"('unknown', \"ID=plan9ish in /usr/lib/os-release is no family doctor knows: upstream's pam_limits assumed\", 'upstream', \"an unknown family: upstream's assumed\")"
+
+# --- Alpine's start: OpenRC, not systemd.  busybox init is PID 1
+# (/sbin/init a link to /bin/busybox, made here as authselect's are);
+# sshd starts from /etc/init.d/sshd with PID 1's limit unless rc_ulimit
+# says -l, login from inittab's getty.  A systemd-user stack, which only
+# systemd opens, is there to be left out.
+fresh alpine lib/security
+ln -s /bin/busybox "$root/sbin/init" || exit 99
+printf 'session include base-session\n' >"$root/usr/lib/pam.d/systemd-user"
+doctor
+expect "alpine/openrc: the init system is OpenRC under busybox init, and doctor says why" \
+	'(doc["models"]["init"]["name"], doc["models"]["init"]["pid1"], doc["models"]["init"]["why"])' \
+	"('openrc', 'busybox init', '/sbin/init is a link to /bin/busybox, /sbin/openrc is there')"
+timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf >"$work/text" 2>&1
+if grep -qx 'init:       openrc, PID 1 busybox init (/sbin/init is a link to /bin/busybox, /sbin/openrc is there)' "$work/text"; then
+	ok "alpine/openrc: the text head names the init system"
+else
+	not_ok "alpine/openrc: the text head names the init system" "$(head -5 "$work/text")"
+fi
+expect "alpine/openrc: no systemd unit anywhere, and no systemd-user path" \
+	'(sorted(paths), [p["unit"] for p in paths.values() if (p["unit"] or "").endswith(".service")])' \
+	"(['login', 'other', 'sshd', 'su'], [])"
+expect "alpine/openrc: sshd starts from /etc/init.d/sshd with PID 1's limit, the kernel default" \
+	'(paths["sshd"]["unit"], paths["sshd"]["steps"][0]["file"], paths["sshd"]["steps"][0]["soft"] == doc["models"]["kernel_default"], paths["sshd"]["soft"] == doc["models"]["kernel_default"])' \
+	"('/etc/init.d/sshd', None, True, True)"
+expect "alpine/openrc: login starts from inittab's first getty, with PID 1's limit" \
+	'(paths["login"]["unit"], paths["login"]["steps"][0]["file"], paths["login"]["steps"][0]["line"], paths["login"]["soft"] == doc["models"]["kernel_default"])' \
+	"('inittab', '/etc/inittab', 8, True)"
+
+# rc_ulimit: /etc/rc.conf for every init script, /etc/conf.d/sshd later
+# and so over it; inittab's getty is no init script.
+echo 'rc_ulimit="-l 1024"' >>"$root/etc/rc.conf"
+echo 'rc_ulimit="-l 65536"' >>"$root/etc/conf.d/sshd"
+doctor
+expect "alpine/openrc: rc_ulimit=\"-l 65536\" in conf.d/sshd (KiB) is sshd's start and, with no memlock line, its session's limit" \
+	'(paths["sshd"]["steps"][0]["file"], paths["sshd"]["steps"][0]["line"], paths["sshd"]["steps"][0]["soft"], paths["sshd"]["steps"][0]["hard"], paths["sshd"]["soft"])' \
+	"('/etc/conf.d/sshd', 8, 67108864, 67108864, 67108864)"
+expect "alpine/openrc: rc.conf's rc_ulimit does not reach inittab's getty" \
+	'paths["login"]["soft"] == doc["models"]["kernel_default"]' "True"
+
+# After the README's procedure the start still decides in raise mode: a
+# later rc_ulimit line wins, and sshd's unlimited start stays, while
+# login's kernel default is raised to the policy's.
+cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
+after_limits "$root/etc/pam.d/base-session-noninteractive"
+echo 'rc_ulimit="-l unlimited"' >>"$root/etc/conf.d/sshd"
+doctor
+expect "alpine/openrc: after the procedure, raise mode keeps sshd's unlimited start (conf.d/sshd's later line) and raises login's to the policy's" \
+	"$verdicts"' + " " + str((paths["sshd"]["steps"][0]["line"], paths["sshd"]["soft_unlimited"], paths["login"]["soft"], '"$status"'))' \
+	"login=ok other=ok sshd=ok su=ok (9, True, 268435456, 0)"

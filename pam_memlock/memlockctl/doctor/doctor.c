@@ -50,12 +50,16 @@ static const char *const building_blocks[] = {
 	NULL,
 };
 
-static bool is_building_block(const char *name)
+/* Services only systemd opens sessions for: no path where it is not the
+ * init system, whatever their files say. */
+static const char *const systemd_only[] = { "systemd-user", "systemd-run0", NULL };
+
+static bool listed(const char *const *names, const char *name)
 {
 	size_t i;
 
-	for (i = 0; building_blocks[i] != NULL; i++)
-		if (strcmp(building_blocks[i], name) == 0)
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], name) == 0)
 			return true;
 	return false;
 }
@@ -100,7 +104,8 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
-			if (dup || is_building_block(names[i]) ||
+			if (dup || listed(building_blocks, names[i]) ||
+			    (d->init.kind == DOC_INIT_OPENRC && listed(systemd_only, names[i])) ||
 			    !doc_service_has_session_with(d->root, &d->libpam, names[i]) ||
 			    (strcmp(names[i], "other") == 0 && other_refuses(d))) {
 				free(names[i]);
@@ -207,6 +212,7 @@ static void probe(struct doctor *d)
 
 	doc_libpam_probe(d->root, &d->libpam);
 	doc_os_probe(d->root, &d->os);
+	doc_init_probe(d->root, &d->init);
 	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->module_installed = module_installed(d->root);

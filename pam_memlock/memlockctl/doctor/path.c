@@ -18,6 +18,9 @@
 #define SERVICE_NOTE                                                                     \
 	" (the service's own processes, such as PostgreSQL's with io_uring, never pass " \
 	"through PAM: their limit is LimitMEMLOCK= in the unit)"
+#define OPENRC_NOTE                                                                    \
+	" (the service's own processes never pass through PAM: they keep this start, " \
+	"which rc_ulimit in /etc/conf.d sets)"
 
 const char *const doc_verdict_names[] = {
 	[DOC_V_OK] = "ok",
@@ -186,7 +189,10 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	p->verdict = DOC_V_OK;
 
 	/* Where the session starts. */
-	doc_session_start(d->root, service, &start);
+	if (d->init.kind == DOC_INIT_OPENRC)
+		doc_openrc_start(d->root, service, &start);
+	else
+		doc_session_start(d->root, service, &start);
 	p->unit = start.unit;
 	soft = start.value.soft;
 	hard = start.value.hard;
@@ -196,7 +202,10 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 			 start.unit != NULL ? start.unit : "caller");
 	doc_pair_text(soft, hard, text, sizeof(text));
 	snprintf(s->effect, sizeof(s->effect), "start: %.600s: %s%s", start.value.what, text,
-		 opens_sessions_for_others(start.unit) ? SERVICE_NOTE : "");
+		 !opens_sessions_for_others(start.unit)		? ""
+		 : d->init.kind != DOC_INIT_OPENRC		? SERVICE_NOTE
+		 : strncmp(start.unit, "/etc/init.d/", 12) == 0 ? OPENRC_NOTE
+								: "");
 	s->soft = soft;
 	s->hard = hard;
 
@@ -240,7 +249,7 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	}
 
 	/* The user manager gives the user's services its own default. */
-	if (strcmp(service, "systemd-user") == 0) {
+	if (strcmp(service, "systemd-user") == 0 && d->init.kind != DOC_INIT_OPENRC) {
 		doc_user_manager_default(d->root, &user_conf);
 		if (user_conf.set) {
 			struct doc_value u_soft = user_conf.soft, u_hard = user_conf.hard;

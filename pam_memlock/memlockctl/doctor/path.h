@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "family.h"
 #include "limits.h"
+#include "openrc.h"
 #include "pamstack.h"
 #include "units.h"
 
@@ -37,6 +38,7 @@ struct doctor {
 	const struct cli_options *options;
 	const char *root;	      /* "" for this machine */
 	struct doc_os os;	      /* the distribution family */
+	struct doc_init init;	      /* systemd, OpenRC: where sessions start */
 	enum doc_limits_model limits; /* whose pam_limits */
 	char limits_note[96];	      /* what told which */
 	struct doc_libpam libpam;     /* how the system's libpam reads pam.d */

@@ -139,6 +139,15 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_key(j, "managed_by");
 	cli_json_string(j, doc_families[d->os.family].tool);
 	cli_json_close_object(j);
+	cli_json_key(j, "init");
+	cli_json_open_object(j);
+	cli_json_key(j, "name");
+	cli_json_string(j, doc_init_names[d->init.kind]);
+	cli_json_key(j, "pid1");
+	cli_json_string(j, d->init.pid1[0] != '\0' ? d->init.pid1 : NULL);
+	cli_json_key(j, "why");
+	cli_json_string(j, d->init.why);
+	cli_json_close_object(j);
 	cli_json_key(j, "pam_limits");
 	cli_json_string(j, doc_limits_models[d->limits].name);
 	cli_json_key(j, "pam_limits_why");
@@ -178,6 +187,9 @@ void doc_print_text_head(const struct doctor *d)
 	doc_pair_text(d->pid1_soft, d->pid1_hard, text, sizeof(text));
 	printf("\nfamily:     %s (", doc_families[d->os.family].text);
 	cli_print_text(stdout, d->os.why);
+	printf(")\ninit:       %s%s%s (", doc_init_names[d->init.kind],
+	       d->init.pid1[0] != '\0' ? ", PID 1 " : "", d->init.pid1);
+	cli_print_text(stdout, d->init.why);
 	printf(")\npam_limits: %s (%s)\n", doc_limits_models[d->limits].text, d->limits_note);
 	printf("libpam:     %s's reader (", doc_libpam_dialect_name(d->libpam.dialect));
 	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library

@@ -19,7 +19,7 @@ cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}/$release
 packages="openssh-server login util-linux sudo cron systemd libpam-runtime
 	libpam0g libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
-cases=16
+cases=18
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -263,3 +263,29 @@ for i in $(seq 20); do
 done
 end=$(date +%s%N)
 ok "the full Debian pam.d took $(( (end - start) / 20000000 )) ms a run (20 runs)"
+
+# 17. The display managers' stacks, gdm's greeter with them: each runs
+# pam_limits before common-session, where pam-auth-update put the line.
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	>"$scratch/all.json" 2>"$scratch/all.err"
+got=
+for svc in gdm-password gdm-autologin gdm-launch-environment lightdm lightdm-autologin xrdp-sesman; do
+	[ "$(verdict $svc)" = "ok " ] || got="$got $svc: $(verdict $svc);"
+done
+if [ -z "$got" ]; then
+	ok "gdm's, lightdm's and xrdp's stacks, and gdm's greeter, are ok with the module from pam-auth-update"
+else
+	not_ok "gdm's, lightdm's and xrdp's stacks, and gdm's greeter, are ok with the module from pam-auth-update" "$got"
+fi
+
+# 18. lightdm's greeter has no common-session: a greeter, with no fix, and
+# doctor exits 0 for it.
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	--service lightdm-greeter >"$scratch/all.json" 2>"$scratch/all.err"
+status=$?
+if [ "$(verdict lightdm-greeter)" = "greeter " ] && [ "$status" = 0 ]; then
+	ok "lightdm-greeter is a greeter, with no fix, and doctor exits 0"
+else
+	not_ok "lightdm-greeter is a greeter, with no fix, and doctor exits 0" \
+		"got: $(verdict lightdm-greeter)" "status $status"
+fi

@@ -19,7 +19,7 @@ cache=${PML_DOCTOR_CACHE:-/var/cache/pml-doctor}/$release
 packages="openssh-server login util-linux sudo cron systemd libpam-runtime
 	libpam0g libpam-modules libpam-modules-bin libpam-systemd gdm3 lightdm xrdp
 	libpam-gnome-keyring"
-cases=16
+cases=18
 . "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 skip_rest() {
@@ -256,3 +256,42 @@ for i in $(seq 20); do
 done
 end=$(date +%s%N)
 ok "the full Debian pam.d took $(( (end - start) / 20000000 )) ms a run (20 runs)"
+
+# 17. The display managers' stacks list pam_limits before common-session,
+# where pam-auth-update put the line.  A greeter's stack is ok where it
+# includes common-session too (gdm's, in Debian 12), else a greeter.
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	>"$scratch/all.json" 2>"$scratch/all.err"
+# greeter_want SERVICE: what a greeter's stack should get, from its file.
+greeter_want() {
+	if grep -q '^@include[[:space:]]\+common-session' "$root/etc/pam.d/$1"; then
+		echo "ok "
+	else
+		echo "greeter "
+	fi
+}
+got=
+for svc in gdm-password gdm-autologin lightdm lightdm-autologin xrdp-sesman; do
+	[ "$(verdict_of $svc)" = "ok " ] || got="$got $svc: $(verdict_of $svc);"
+done
+for svc in gdm-launch-environment lightdm-greeter; do
+	[ "$(verdict_of $svc)" = "$(greeter_want $svc)" ] || got="$got $svc: $(verdict_of $svc);"
+done
+if [ -z "$got" ]; then
+	ok "gdm's, lightdm's and xrdp's stacks are ok with the module from pam-auth-update, the greeters as their stacks say"
+else
+	not_ok "gdm's, lightdm's and xrdp's stacks are ok with the module from pam-auth-update, the greeters as their stacks say" "$got"
+fi
+
+# 18. A greeter asks for nothing: doctor exits 0 for it alone, and lightdm's
+# has no common-session in Debian 12.
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	--service lightdm-greeter >"$scratch/all.json" 2>"$scratch/all.err"
+status=$?
+want=$(greeter_want lightdm-greeter)
+if [ "$(verdict_of lightdm-greeter)" = "$want" ] && [ "$status" = 0 ]; then
+	ok "lightdm-greeter is \"${want% }\", with no fix, and doctor exits 0"
+else
+	not_ok "lightdm-greeter is \"${want% }\", with no fix, and doctor exits 0" \
+		"got: $(verdict_of lightdm-greeter)" "status $status"
+fi

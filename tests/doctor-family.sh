@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..36"
+echo "1..46"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -103,11 +103,11 @@ if grep -qx 'family:     Fedora/RHEL (ID=fedora in /etc/os-release)' "$work/text
 else
 	not_ok "fedora: the text head names the family, why, and its pam_limits" "$(head -5 "$work/text")"
 fi
-expect "fedora: every service misses the module before the procedure, and doctor exits 1 ($status)" \
+expect "fedora: every service misses the module before the procedure but the greeter's, and doctor exits 1 ($status)" \
 	"$verdicts + ' $status'" \
-	"crond=missing login=missing runuser=missing sshd=missing su=missing sudo=missing systemd-run0=missing systemd-user=missing 1"
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing runuser=missing sddm=missing sddm-autologin=missing sshd=missing su=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing 1"
 expect "fedora: the shared files' fix is authselect's custom profile, for both files" \
-	'sorted(set(p["fix"].split(", each right")[0] for s, p in paths.items() if s not in ("runuser", "systemd-run0")))' \
+	'sorted(set(p["fix"].split(", each right")[0] for s, p in paths.items() if s not in ("runuser", "systemd-run0", "gdm-launch-environment")))' \
 	"['authselect rewrites /etc/pam.d/password-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth', 'authselect rewrites /etc/pam.d/system-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth']"
 expect "fedora: runuser's fix is its own file, and says why" 'paths["runuser"]["fix"]' \
 	'add "session optional pam_memlock.so" to /etc/pam.d/runuser, right after line 4 (pam_limits): this stack includes none of system-auth, password-auth, so the line there does not reach it'
@@ -131,7 +131,7 @@ echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
 expect "fedora: after the procedure every service is ok (crond too: no skip jumps over the line), and doctor exits 0" \
 	"$verdicts + ' $status'" \
-	"crond=ok login=ok runuser=ok sshd=ok su=ok sudo=ok systemd-run0=ok systemd-user=ok 0"
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok login=ok polkit-1=ok runuser=ok sddm=ok sddm-autologin=ok sshd=ok su=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "fedora: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 rm "$root/etc/security/limits.d/90-memlock.conf"
 doctor
@@ -146,10 +146,10 @@ fresh arch usr/lib/security
 doctor
 expect "arch: the family and its pam_limits" \
 	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('arch', 'upstream')"
-expect "arch: every service misses the module before the procedure" "$verdicts" \
-	"crond=missing login=missing sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing"
+expect "arch: every service misses the module before the procedure but the greeters'" "$verdicts" \
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing sddm=missing sddm-autologin=missing sddm-greeter=greeter sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing"
 expect "arch: the shared fix is system-auth, right after pam_limits" \
-	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0")))' \
+	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0", "gdm-launch-environment", "sddm-greeter")))' \
 	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 3 (pam_limits)']"
 expect "arch: su's fix is its own file, and says why" 'paths["su"]["fix"]' \
 	'add "session optional pam_memlock.so" to /etc/pam.d/su, right after line 3: this stack includes none of system-auth, so the line there does not reach it'
@@ -167,8 +167,8 @@ echo "session optional pam_memlock.so" >>"$root/etc/pam.d/su-l"
 cp "$root/usr/lib/pam.d/systemd-run0" "$root/etc/pam.d/systemd-run0"
 echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
-expect "arch: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
-	"crond=ok login=ok sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok 0"
+expect "arch: after the procedure every service is ok, the greeters (no common session) stay greeters, and doctor exits 0" "$verdicts + ' $status'" \
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=greeter gdm-password=ok login=ok polkit-1=ok sddm=ok sddm-autologin=ok sddm-greeter=greeter sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "arch: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 
 # --- Alpine: linux-pam's base-* stacks, only in /usr/lib/pam.d.
@@ -176,10 +176,10 @@ fresh alpine lib/security
 doctor
 expect "alpine: the family and its pam_limits" \
 	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('alpine', 'upstream')"
-expect "alpine: every service misses the module before the procedure (other too: it opens sessions)" \
-	"$verdicts" "login=missing other=missing sshd=missing su=missing"
+expect "alpine: every service misses the module before the procedure but the greeter's (other too: it opens sessions)" \
+	"$verdicts" "gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing lightdm=missing lightdm-autologin=missing login=missing other=missing sshd=missing su=missing"
 expect "alpine: the fix is a copy of base-session-noninteractive in /etc/pam.d" \
-	'sorted(set(p["fix"] for p in paths.values()))' \
+	'sorted(set(p["fix"] for p in paths.values() if p["verdict"] != "greeter"))' \
 	"['copy /usr/lib/pam.d/base-session-noninteractive to /etc/pam.d/base-session-noninteractive and add \"session optional pam_memlock.so\" there, right after line 3 (pam_limits): libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/base-session-noninteractive']"
 mkdir -p "$root/etc/security/limits.d"
 echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
@@ -189,7 +189,7 @@ cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
 after_limits "$root/etc/pam.d/base-session-noninteractive"
 doctor
 expect "alpine: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
-	"login=ok other=ok sshd=ok su=ok 0"
+	"gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok lightdm=ok lightdm-autologin=ok login=ok other=ok sshd=ok su=ok 0"
 
 # --- A derivative names its family in ID_LIKE, quoted, closest first;
 # /etc/os-release comes before /usr/lib's.
@@ -236,7 +236,7 @@ else
 fi
 expect "alpine/openrc: no systemd unit anywhere, and no systemd-user path" \
 	'(sorted(paths), [p["unit"] for p in paths.values() if (p["unit"] or "").endswith(".service")])' \
-	"(['login', 'other', 'sshd', 'su'], [])"
+	"(['gdm-autologin', 'gdm-launch-environment', 'gdm-password', 'lightdm', 'lightdm-autologin', 'login', 'other', 'sshd', 'su'], [])"
 expect "alpine/openrc: sshd starts from /etc/init.d/sshd with PID 1's limit, the kernel default" \
 	'(paths["sshd"]["unit"], paths["sshd"]["steps"][0]["file"], paths["sshd"]["steps"][0]["soft"] == doc["models"]["kernel_default"], paths["sshd"]["soft"] == doc["models"]["kernel_default"])' \
 	"('/etc/init.d/sshd', None, True, True)"
@@ -264,4 +264,79 @@ echo 'rc_ulimit="-l unlimited"' >>"$root/etc/conf.d/sshd"
 doctor
 expect "alpine/openrc: after the procedure, raise mode keeps sshd's unlimited start (conf.d/sshd's later line) and raises login's to the policy's" \
 	"$verdicts"' + " " + str((paths["sshd"]["steps"][0]["line"], paths["sshd"]["soft_unlimited"], paths["login"]["soft"], '"$status"'))' \
-	"login=ok other=ok sshd=ok su=ok (9, True, 268435456, 0)"
+	"gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok lightdm=ok lightdm-autologin=ok login=ok other=ok sshd=ok su=ok (9, True, 268435456, 0)"
+
+# --- Display managers, cockpit, xrdp and polkit (the stacks' sources are
+# in the README of tests/data/family).  A greeter's stack is the login
+# screen's, run under the display manager's own user: without the module
+# it is told as a greeter, with no fix, and doctor still exits 0 for it.
+fresh arch usr/lib/security
+after_limits "$root/etc/pam.d/system-auth"
+doctor
+expect "greeters: with the shared line, only the greeters lack it, and they ask for nothing" \
+	'(sorted(s for s, p in paths.items() if p["verdict"] != "ok"), [paths[s]["fix"] for s in ("gdm-launch-environment", "sddm-greeter")], doc["summary"]["greeter"])' \
+	"(['gdm-launch-environment', 'sddm-greeter', 'su', 'su-l', 'systemd-run0'], [None, None], 2)"
+timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf \
+	--service sddm-greeter --service sddm >"$work/text" 2>&1
+status=$?
+if grep -qx 'sddm-greeter: greeter' "$work/text" &&
+	grep -qx "  note:   a login screen, run under its display manager's own user: no user's program runs in this session, so it needs no pam_memlock" "$work/text" &&
+	grep -qx 'summary: 1 ok, 0 missing, 0 overridden, 0 error, 1 greeter' "$work/text" &&
+	! grep -q '^  fix:' "$work/text" && [ "$status" = 0 ]; then
+	ok "greeters: the text says what the stack is, counts it apart, and doctor exits 0"
+else
+	not_ok "greeters: the text says what the stack is, counts it apart, and doctor exits 0" \
+		"status $status" "$(cat "$work/text")"
+fi
+echo "session optional pam_memlock.so" >>"$root/etc/pam.d/sddm-greeter"
+rm "$root/usr/lib/security/pam_env.so"
+doctor
+expect "greeters: one that runs the module is ok; one whose stack fails is an error still" \
+	'(paths["sddm-greeter"]["verdict"], paths["gdm-launch-environment"]["verdict"], paths["gdm-launch-environment"]["problem"]["line"])' \
+	"('ok', 'error', 10)"
+
+# The units the display managers' and cockpit's sessions start in.
+mkdir -p "$root/usr/lib/systemd/system"
+printf '[Service]\nExecStart=/usr/bin/sddm\nLimitMEMLOCK=64M\n' >"$root/usr/lib/systemd/system/sddm.service"
+printf '[Service]\nExecStart=/usr/lib/cockpit/cockpit-session\n' \
+	>"$root/usr/lib/systemd/system/cockpit-session@.service"
+doctor
+expect "units: sddm's stacks start in sddm.service, cockpit's in cockpit-session@.service" \
+	'(paths["sddm"]["unit"], paths["sddm-autologin"]["unit"], paths["sddm-greeter"]["unit"], paths["sddm"]["steps"][0]["soft"], paths["cockpit"]["unit"])' \
+	"('sddm.service', 'sddm.service', 'sddm.service', 67108864, 'cockpit-session@.service')"
+expect "polkit-1: pkexec's session has no unit (its caller's limits) and reaches system-auth from /usr/lib/pam.d" \
+	'(paths["polkit-1"]["file"], paths["polkit-1"]["unit"], paths["polkit-1"]["verdict"])' \
+	"('/usr/lib/pam.d/polkit-1', None, 'ok')"
+
+# Fedora: gdm's greeter includes system-auth, so the custom profile's
+# line reaches it, as it reaches gdm-password (password-auth).
+fresh fedora usr/lib64/security
+doctor
+expect "fedora: the greeter is a greeter before the procedure, with no fix" \
+	'(paths["gdm-launch-environment"]["verdict"], paths["gdm-launch-environment"]["fix"], doc["summary"]["greeter"])' \
+	"('greeter', None, 1)"
+expect "fedora: gdm-password, sddm, cockpit and xrdp-sesman get the fix of password-auth" \
+	'sorted(set(paths[s]["fix"].split(":")[0] for s in ("gdm-password", "sddm", "cockpit", "xrdp-sesman")))' \
+	"['authselect rewrites /etc/pam.d/password-auth']"
+after_limits "$root/etc/authselect/system-auth"
+after_limits "$root/etc/authselect/password-auth"
+doctor
+expect "fedora: after the shared files' line, the greeter runs the module too" \
+	'(paths["gdm-launch-environment"]["verdict"], paths["gdm-launch-environment"]["steps"][-1]["file"])' \
+	"('ok', '/etc/pam.d/system-auth')"
+
+# Alpine: lightdm-greeter keeps no session line after Alpine's patch, so
+# libpam runs other's session stack for it (not listed: asked for).
+fresh alpine lib/security
+timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	--service lightdm-greeter >"$work/out" 2>"$work/err"
+status=$?
+expect "alpine: lightdm-greeter runs other's stack, a greeter, and doctor exits 0 ($status)" \
+	'(paths["lightdm-greeter"]["file"], paths["lightdm-greeter"]["verdict"])' \
+	"('/usr/lib/pam.d/other', 'greeter')"
+cp "$root/usr/lib/pam.d/base-session-noninteractive" "$root/etc/pam.d/"
+after_limits "$root/etc/pam.d/base-session-noninteractive"
+timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
+	--service lightdm-greeter >"$work/out" 2>"$work/err"
+expect "alpine: after the procedure, other's stack runs the module for lightdm-greeter too" \
+	'paths["lightdm-greeter"]["verdict"]' "ok"

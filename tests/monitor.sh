@@ -37,6 +37,10 @@ proc "$overridden" 71 8388608 0 0
 printf '* hard memlock 1024\n* soft memlock 1024\n' >"$overridden/etc/security/limits.conf"
 printf 'session optional pam_memlock.so conf=/etc/security/memlock.conf\nsession required pam_limits.so\n' \
 	>"$overridden/etc/pam.d/sshd"
+greeter=$work/greeter # and a login screen's stack without the module
+tree "$greeter"
+proc "$greeter" 71 8388608 0 0
+printf 'session required pam_permit.so\n' >"$greeter/etc/pam.d/lightdm-greeter"
 noproc=$work/noproc # no /proc to read
 tree "$noproc"
 rmdir "$noproc/proc"
@@ -85,6 +89,12 @@ verdict "metrics: a process below the policy is counted as below" "$work/mb" "$w
 	grep -qx 'memlock_doctor_paths_not_ok 1' "$work/mo"
 verdict "metrics: doctor's verdict overridden, as a label" "$work/mo" "$work/err"
 
+"$ctl" metrics --root "$greeter" --conf "$work/ok.conf" >"$work/mg" 2>"$work/err" &&
+	grep -qx 'memlock_doctor_path{service="lightdm-greeter",verdict="greeter"} 1' "$work/mg" &&
+	grep -qx 'memlock_doctor_path{service="lightdm-greeter",verdict="missing"} 0' "$work/mg" &&
+	grep -qx 'memlock_doctor_paths_not_ok 0' "$work/mg"
+verdict "metrics: a greeter is a label of its own, and no path to fix" "$work/mg" "$work/err"
+
 "$ctl" metrics --root "$good" --conf "$work/bad.conf" >"$work/mi" 2>"$work/err" &&
 	grep -qx 'memlock_policy_loads 0' "$work/mi" &&
 	grep -qx 'memlock_status_success 0' "$work/mi" &&
@@ -104,11 +114,11 @@ verdict "metrics: a quote, a backslash and a non-ASCII byte in a label, escaped"
 
 if command -v promtool >/dev/null; then
 	linted=0
-	for f in m mu mb mo mi md; do
+	for f in m mu mb mo mg mi md; do
 		promtool check metrics <"$work/$f" >"$work/lint" 2>&1 || break
 		linted=$((linted + 1))
 	done
-	[ $linted = 6 ]
+	[ $linted = 7 ]
 	verdict "promtool check metrics: every output above passes" "$work/lint"
 else
 	skip "promtool check metrics: every output above passes" "promtool is not installed (Debian package prometheus)"
@@ -156,6 +166,9 @@ verdict "nagios: --warning 1 lets one process below pass" "$work/p" "$work/err"
 plugin 1 "^MEMLOCK WARNING - 0 of 1 process below the policy, 1 of 1 session path not ok \(sshd: overridden\)" \
 	--root "$overridden" --conf "$work/ok.conf"
 verdict "nagios: 1 WARNING for a path doctor finds overridden" "$work/p" "$work/err"
+plugin 0 "^MEMLOCK OK - 0 of 1 process below the policy, 0 of 2 session paths not ok" \
+	--root "$greeter" --conf "$work/ok.conf"
+verdict "nagios: 0 OK beside a greeter" "$work/p" "$work/err"
 plugin 2 "^MEMLOCK CRITICAL - 1 of 2 processes below" --root "$below" --conf "$work/ok.conf" --critical 0
 verdict "nagios: 2 CRITICAL above --critical" "$work/p" "$work/err"
 plugin 2 "^MEMLOCK CRITICAL - the policy is invalid" --root "$good" --conf "$work/bad.conf"

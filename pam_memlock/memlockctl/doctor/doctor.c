@@ -279,7 +279,7 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		doc_check_path(&d, service, p, &st);
 		if (strcmp(service, DOC_SLURM_SERVICE) == 0)
 			doc_slurm_check(&d, &st, p);
-		if (p->verdict != DOC_V_OK)
+		if (!doc_verdict_is_fine(p->verdict))
 			*all_ok = false;
 		v->path(p, i + 1 == n, v->ctx);
 		doc_stack_free(&st);

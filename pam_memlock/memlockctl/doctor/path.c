@@ -24,10 +24,43 @@
 
 const char *const doc_verdict_names[] = {
 	[DOC_V_OK] = "ok",
+	[DOC_V_GREETER] = "greeter",
 	[DOC_V_OVERRIDDEN] = "overridden",
 	[DOC_V_MISSING] = "missing",
 	[DOC_V_ERROR] = "error",
 };
+
+bool doc_verdict_is_fine(enum doc_verdict v)
+{
+	return v == DOC_V_OK || v == DOC_V_GREETER;
+}
+
+/*
+ * The stacks of login screens, which a display manager runs under its own
+ * system user (gdm's greeter and gnome-initial-setup, lightdm's and sddm's
+ * greeters).  No user's program runs in those sessions: what a user runs
+ * starts in the session of gdm-password, lightdm, sddm or their autologin
+ * stacks, which are checked as any other.  So a greeter's stack without
+ * pam_memlock is told as what it is, and no fix is asked for; where it
+ * does include the shared file that carries the line, it is ok as any
+ * other path, and a stack that fails is still an error (no login screen).
+ */
+static const char *const greeters[] = {
+	"gdm-launch-environment",
+	"lightdm-greeter",
+	"sddm-greeter",
+	NULL,
+};
+
+static bool is_greeter(const char *service)
+{
+	size_t i;
+
+	for (i = 0; greeters[i] != NULL; i++)
+		if (strcmp(greeters[i], service) == 0)
+			return true;
+	return false;
+}
 
 /* Is UNIT a daemon that opens sessions for others (sshd, cron, getty),
  * not one whose own process is the session (the user manager, run0's
@@ -299,6 +332,8 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 				 p->problem_file[0] != '\0' ? p->problem_file : "the stack",
 				 p->problem);
 		p->has_fix = true;
+	} else if (memlock_seen == NULL && is_greeter(service)) {
+		p->verdict = DOC_V_GREETER;
 	} else if (memlock_seen == NULL) {
 		const struct doc_handler *after = limits_ran != NULL ? limits_ran : last_own_line(st);
 

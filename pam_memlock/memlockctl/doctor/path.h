@@ -24,14 +24,20 @@ struct cli_json;
 #define DOC_MSG_MAX 1024
 #define DOC_STEPS_MAX 64
 
+/* From least to most to do; a greeter's path has nothing to do, as ok. */
 enum doc_verdict {
 	DOC_V_OK,
+	DOC_V_GREETER, /* a login screen's stack without pam_memlock */
 	DOC_V_OVERRIDDEN,
 	DOC_V_MISSING,
 	DOC_V_ERROR
 };
 
 extern const char *const doc_verdict_names[];
+
+/* Is V one that asks nothing of the admin (ok, greeter)?  doctor exits 0,
+ * and monitor counts a path as ok, only when every path's is. */
+bool doc_verdict_is_fine(enum doc_verdict v);
 
 /* What every path shares: the machine, the user, the models. */
 struct doctor {

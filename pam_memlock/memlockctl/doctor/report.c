@@ -111,6 +111,8 @@ void doc_print_text_path(const struct doc_path *p)
 	doc_pair_text(p->soft, p->hard, text, sizeof(text));
 	printf("  result: %s%s\n", text,
 	       p->depends_on_user ? " (for users no line names; it depends on the user)" : "");
+	if (p->verdict == DOC_V_GREETER)
+		printf("  note:   a login screen, run under its display manager's own user: no user's program runs in this session, so it needs no pam_memlock\n");
 	if (p->has_fix) {
 		printf("  fix:    ");
 		cli_print_text(stdout, p->fix);
@@ -219,8 +221,12 @@ void doc_summary_add(struct doc_summary *s, const struct doctor *d, const struct
 
 void doc_print_text_summary(const struct doc_summary *s)
 {
-	printf("\nsummary: %u ok, %u missing, %u overridden, %u error\n", s->count[DOC_V_OK],
+	printf("\nsummary: %u ok, %u missing, %u overridden, %u error", s->count[DOC_V_OK],
 	       s->count[DOC_V_MISSING], s->count[DOC_V_OVERRIDDEN], s->count[DOC_V_ERROR]);
+	/* Only where a login screen's stack is there: most machines have none. */
+	if (s->count[DOC_V_GREETER] > 0)
+		printf(", %u greeter", s->count[DOC_V_GREETER]);
+	printf("\n");
 	if (s->first[0] != '\0') {
 		printf("first:   ");
 		cli_print_text(stdout, s->first);

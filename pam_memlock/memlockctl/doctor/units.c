@@ -17,6 +17,11 @@ static const char *const login_units[] = { "getty@.service", "serial-getty@.serv
 static const char *const user_units[] = { "user@.service", NULL };
 static const char *const gdm_units[] = { "gdm.service", "gdm3.service", NULL };
 static const char *const lightdm_units[] = { "lightdm.service", NULL };
+static const char *const sddm_units[] = { "sddm.service", NULL };
+/* cockpit-ws hands each login to a cockpit-session@.service instance of
+ * cockpit-session.socket (Accept=yes), which runs cockpit-session, the
+ * program that opens the PAM session. */
+static const char *const cockpit_units[] = { "cockpit-session@.service", NULL };
 static const char *const xrdp_units[] = { "xrdp-sesman.service", NULL };
 /* slurmstepd, which opens the "slurm" session, is slurmd's child. */
 static const char *const slurm_units[] = { "slurmd.service", NULL };
@@ -36,6 +41,8 @@ static const struct service_unit {
 	{ .service = "systemd-user", .units = user_units },
 	{ .service = "gdm-*", .units = gdm_units },
 	{ .service = "lightdm*", .units = lightdm_units },
+	{ .service = "sddm*", .units = sddm_units },
+	{ .service = "cockpit", .units = cockpit_units },
 	{ .service = "xrdp-sesman", .units = xrdp_units },
 	{ .service = "slurm", .units = slurm_units },
 	{ .service = "systemd-run0", .units = run0_units, .transient = true },

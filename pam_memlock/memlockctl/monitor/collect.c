@@ -20,7 +20,7 @@ static void keep_path(const struct doc_path *p, bool last, void *ctx)
 	char *service;
 
 	(void)last;
-	if (p->verdict != DOC_V_OK)
+	if (!doc_verdict_is_fine(p->verdict))
 		f->paths_not_ok++;
 	service = strdup(p->service);
 	grown = service != NULL ? realloc(f->paths, (f->n_paths + 1) * sizeof(*grown)) : NULL;

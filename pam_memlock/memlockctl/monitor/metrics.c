@@ -91,7 +91,7 @@ static void doctor_series(FILE *out, const struct monitor_facts *f)
 			fprintf(out, "\",verdict=\"%s\"} %d\n", doc_verdict_names[v],
 				f->paths[i].verdict == v);
 		}
-	family(out, "memlock_doctor_paths_not_ok", "Session paths whose verdict is not ok.");
+	family(out, "memlock_doctor_paths_not_ok", "Session paths whose verdict is neither ok nor greeter.");
 	sample(out, "memlock_doctor_paths_not_ok", NULL, NULL, f->paths_not_ok);
 }
 

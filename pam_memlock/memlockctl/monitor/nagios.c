@@ -11,8 +11,8 @@
  * (the module would change no limit at all); UNKNOWN when the processes
  * could not be read; CRITICAL when more processes than --critical are
  * below the policy; WARNING when more than --warning are (0 unless
- * given), or a session path is not ok (any verdict of doctor's but ok:
- * what doctor finds is a path to fix, not an outage); else OK.
+ * given), or a session path is not ok (any verdict of doctor's but ok and
+ * greeter: what doctor finds is a path to fix, not an outage); else OK.
  */
 #include "monitor.h"
 
@@ -51,7 +51,7 @@ static const struct monitor_path *first_not_ok(const struct monitor_facts *f)
 	size_t i;
 
 	for (i = 0; i < f->n_paths; i++)
-		if (f->paths[i].verdict != DOC_V_OK)
+		if (!doc_verdict_is_fine(f->paths[i].verdict))
 			return &f->paths[i];
 	return NULL;
 }

@@ -29,6 +29,7 @@ enum doc_family {
 enum doc_fix_style {
 	DOC_FIX_EDIT,	    /* edit the file itself: the tool keeps the edit */
 	DOC_FIX_AUTHSELECT, /* a custom profile: authselect rewrites its files */
+	DOC_FIX_PAMCONFIG,  /* a copy in place of pam-config's link to its -pc file */
 };
 
 struct doc_family_info {
@@ -39,6 +40,10 @@ struct doc_family_info {
 	const char *tool;	      /* what manages the shared files, NULL: none */
 	const char *const *managed;   /* the shared files' names in pam.d */
 	enum doc_fix_style fix_style; /* how they are changed */
+	/* Where no pam_limits runs, the line still goes into the shared file
+	 * the stack reads (openSUSE's hold no pam_limits since 2024), not
+	 * into the service's own. */
+	bool shared_without_limits;
 };
 
 extern const struct doc_family_info doc_families[DOC_FAMILY_COUNT];

@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..39"
+echo "1..40"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -230,9 +230,9 @@ pamconfig_links() {
 }
 pamconfig_links
 doctor
-expect "opensuse: the family, why, and its pam_limits" \
-	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["pam_limits"])' \
-	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'upstream')"
+expect "opensuse: the family, why, its tool, and its pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["family"]["managed_by"], doc["models"]["pam_limits"])' \
+	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'pam-config', 'upstream')"
 expect "opensuse: every service misses the module, no -pc or postlogin file is a service, and doctor exits 1 ($status)" \
 	"$verdicts + ' $status'" \
 	"crond=missing login=missing remote=missing runuser=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing 1"
@@ -256,6 +256,13 @@ doctor
 expect "opensuse: without pam-config's links, the vendor common-session is read, and the fix copies it" \
 	'paths["sshd"]["fix"]' \
 	'copy /usr/lib/pam.d/common-session to /etc/pam.d/common-session and add "session optional pam_memlock.so" there, right after line 8: libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/common-session'
+for f in common-session common-session-nonlogin; do
+	cp "$root/usr/lib/pam.d/$f" "$root/etc/pam.d/$f"
+	echo "session optional pam_memlock.so" >>"$root/etc/pam.d/$f"
+done
+doctor
+expect "opensuse: without them, the README's copies from /usr/lib/pam.d make every service ok" "$verdicts" \
+	"crond=ok login=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok"
 pamconfig_links
 
 # pam-extra installed and `pam-config --add --limits`: pam_limits first in

@@ -68,7 +68,8 @@ bool doc_family_manages(enum doc_family family, const char *path);
  * edit last, into BUF.  SERVICE_FILE is the service's own stack file;
  * REACHES_SHARED says whether its path includes any of the shared files
  * (when it does not, the fix says why the service file must be edited).
- * ROOT is read for authselect's current profile.
+ * ROOT is read for authselect's current profile, and for whether FILE is
+ * pam-config's link to the -pc file it rewrites (then the fix is a copy).
  */
 void doc_family_fix(const char *root, enum doc_family family, const char *line,
 		    const char *file, unsigned after, const char *after_what,

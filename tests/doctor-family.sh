@@ -235,12 +235,12 @@ expect "opensuse: the family, why, its tool, and its pam_limits" \
 	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'pam-config', 'upstream')"
 expect "opensuse: every service misses the module, no -pc or postlogin file is a service, and doctor exits 1 ($status)" \
 	"$verdicts + ' $status'" \
-	"crond=missing login=missing remote=missing runuser=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing 1"
+	"crond=missing login=missing polkit-1=missing remote=missing runuser=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing 1"
 suse_fix() {
 	echo "pam-config rewrites /etc/pam.d/$1-pc, which /etc/pam.d/$1 links to: in /etc/pam.d replace common-session and common-session-nonlogin each by a copy of its -pc file (\`rm NAME; sed '/^#/d' NAME-pc > NAME\`), then add \"session optional pam_memlock.so\" to each, $2; pam-config changes no longer reach the copies"
 }
-expect "opensuse: sshd (a substack), login, remote, sudo -i, run0 and the user manager reach common-session: the copy in place of pam-config's link" \
-	'" | ".join(sorted(set(p["fix"] for s, p in paths.items() if s in ("login", "remote", "sshd", "sudo-i", "systemd-run0", "systemd-user"))))' \
+expect "opensuse: sshd (a substack), login, remote, pkexec, sudo -i, run0 and the user manager reach common-session: the copy in place of pam-config's link" \
+	'" | ".join(sorted(set(p["fix"] for s, p in paths.items() if s in ("login", "polkit-1", "remote", "sshd", "sudo-i", "systemd-run0", "systemd-user"))))' \
 	"$(suse_fix common-session 'as its last line')"
 expect "opensuse: su, sudo, cron and runuser reach common-session-nonlogin, and its fix says so" \
 	'" | ".join(sorted(set(p["fix"] for s, p in paths.items() if s in ("crond", "runuser", "su", "sudo"))))' \
@@ -262,7 +262,7 @@ for f in common-session common-session-nonlogin; do
 done
 doctor
 expect "opensuse: without them, the README's copies from /usr/lib/pam.d make every service ok" "$verdicts" \
-	"crond=ok login=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok"
+	"crond=ok login=ok polkit-1=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok"
 pamconfig_links
 
 # pam-extra installed and `pam-config --add --limits`: pam_limits first in
@@ -290,5 +290,5 @@ for f in common-session common-session-nonlogin; do
 done
 doctor
 expect "opensuse: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
-	"crond=ok login=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok 0"
+	"crond=ok login=ok polkit-1=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok 0"
 expect "opensuse: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"

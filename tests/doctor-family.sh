@@ -30,7 +30,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..46"
+echo "1..58"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -43,6 +43,8 @@ fresh() {
 	cp -R "$data/$1" "$root" &&
 		find "$root" -type f -exec chmod 0644 {} + &&
 		find "$root" -type d -exec chmod 0755 {} + || exit 99
+	# openSUSE keeps /etc/security empty (its files are in /usr/etc).
+	mkdir -p "$root/etc/security" || exit 99
 	echo 'limit = "256 MiB";' >"$root/etc/security/memlock.conf"
 	: >"$root/$2/pam_memlock.so"
 	# authselect's links are absolute; made here, as a source tree (and
@@ -340,3 +342,78 @@ timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json
 	--service lightdm-greeter >"$work/out" 2>"$work/err"
 expect "alpine: after the procedure, other's stack runs the module for lightdm-greeter too" \
 	'paths["lightdm-greeter"]["verdict"]' "ok"
+
+# --- openSUSE Tumbleweed: vendor stacks in /usr/lib/pam.d, pam-config's
+# common-*-pc in /etc/pam.d, and no pam_limits in either since 2024.
+fresh opensuse usr/lib64/security
+# pam-config's links are relative (symlink(2) of the bare -pc name), made
+# here as pam-config makes them.
+pamconfig_links() {
+	for f in common-session common-session-nonlogin postlogin-session; do
+		ln -sfn "$f-pc" "$root/etc/pam.d/$f" || exit 99
+	done
+}
+pamconfig_links
+doctor
+expect "opensuse: the family, why, its tool, and its pam_limits" \
+	'(doc["models"]["family"]["name"], doc["models"]["family"]["why"], doc["models"]["family"]["managed_by"], doc["models"]["pam_limits"])' \
+	"('suse', 'ID=opensuse-tumbleweed in /etc/os-release', 'pam-config', 'upstream')"
+expect "opensuse: every service misses the module, no -pc or postlogin file is a service, and doctor exits 1 ($status)" \
+	"$verdicts + ' $status'" \
+	"crond=missing login=missing polkit-1=missing remote=missing runuser=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing 1"
+suse_fix() {
+	echo "pam-config rewrites /etc/pam.d/$1-pc, which /etc/pam.d/$1 links to: in /etc/pam.d replace common-session and common-session-nonlogin each by a copy of its -pc file (\`rm NAME; sed '/^#/d' NAME-pc > NAME\`), then add \"session optional pam_memlock.so\" to each, $2; pam-config changes no longer reach the copies"
+}
+expect "opensuse: sshd (a substack), login, remote, pkexec, sudo -i, run0 and the user manager reach common-session: the copy in place of pam-config's link" \
+	'" | ".join(sorted(set(p["fix"] for s, p in paths.items() if s in ("login", "polkit-1", "remote", "sshd", "sudo-i", "systemd-run0", "systemd-user"))))' \
+	"$(suse_fix common-session 'as its last line')"
+expect "opensuse: su, sudo, cron and runuser reach common-session-nonlogin, and its fix says so" \
+	'" | ".join(sorted(set(p["fix"] for s, p in paths.items() if s in ("crond", "runuser", "su", "sudo"))))' \
+	"$(suse_fix common-session-nonlogin 'as its last line')"
+mkdir -p "$root/etc/security/limits.d"
+echo "$memlock_line" >"$root/etc/security/limits.d/90-memlock.conf"
+doctor
+expect "opensuse: no stack runs pam_limits, so a memlock line in limits.d changes nothing" "$limit" "(None, None)"
+
+# Without pam-config, libpam falls back to the vendor files.
+rm "$root/etc/pam.d/common-session" "$root/etc/pam.d/common-session-nonlogin"
+doctor
+expect "opensuse: without pam-config's links, the vendor common-session is read, and the fix copies it" \
+	'paths["sshd"]["fix"]' \
+	'copy /usr/lib/pam.d/common-session to /etc/pam.d/common-session and add "session optional pam_memlock.so" there, right after line 8: libpam reads /etc/pam.d first, and the package owns /usr/lib/pam.d/common-session'
+for f in common-session common-session-nonlogin; do
+	cp "$root/usr/lib/pam.d/$f" "$root/etc/pam.d/$f"
+	echo "session optional pam_memlock.so" >>"$root/etc/pam.d/$f"
+done
+doctor
+expect "opensuse: without them, the README's copies from /usr/lib/pam.d make every service ok" "$verdicts" \
+	"crond=ok login=ok polkit-1=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok"
+pamconfig_links
+
+# pam-extra installed and `pam-config --add --limits`: pam_limits first in
+# both -pc files.
+: >"$root/usr/lib64/security/pam_limits.so"
+for f in common-session-pc common-session-nonlogin-pc; do
+	sed -i '0,/^session/s//session\trequired\tpam_limits.so\nsession/' "$root/etc/pam.d/$f"
+done
+doctor
+expect "opensuse: with pam-extra's pam_limits in the -pc files, the memlock line sets the limit" "$limit" "(67108864, 67108864)"
+expect "opensuse: with it, the line goes right after pam_limits" 'paths["sshd"]["fix"]' \
+	"$(suse_fix common-session 'right after its pam_limits line')"
+ln -sfn /etc/pam.d/common-session-pc "$root/etc/pam.d/common-session"
+doctor
+expect "opensuse: an absolute link is resolved inside the root" \
+	'(paths["sshd"]["verdict"], paths["sshd"]["soft"])' "('missing', 67108864)"
+pamconfig_links
+
+# The README's procedure: each link replaced by a copy without comments,
+# the line at its end.
+for f in common-session common-session-nonlogin; do
+	rm "$root/etc/pam.d/$f"
+	sed '/^#/d' "$root/etc/pam.d/$f-pc" >"$root/etc/pam.d/$f"
+	echo "session optional pam_memlock.so" >>"$root/etc/pam.d/$f"
+done
+doctor
+expect "opensuse: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
+	"crond=ok login=ok polkit-1=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok 0"
+expect "opensuse: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"

@@ -26,7 +26,7 @@
 
 /* Files that pam.d holds as building blocks for other stacks, not as
  * services of their own (pam-auth-update's, authselect's, pambase's,
- * Alpine's). */
+ * Alpine's, openSUSE's and the -pc files pam-config writes for them). */
 static const char *const building_blocks[] = {
 	"common-auth",
 	"common-account",
@@ -47,6 +47,20 @@ static const char *const building_blocks[] = {
 	"base-password",
 	"base-session",
 	"base-session-noninteractive",
+	"common-auth-pc",
+	"common-account-pc",
+	"common-password-pc",
+	"common-session-pc",
+	"common-session-nonlogin",
+	"common-session-nonlogin-pc",
+	"postlogin-auth",
+	"postlogin-account",
+	"postlogin-password",
+	"postlogin-session",
+	"postlogin-auth-pc",
+	"postlogin-account-pc",
+	"postlogin-password-pc",
+	"postlogin-session-pc",
 	NULL,
 };
 

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 #include "family.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pamstack.h"
 #include "rootfs.h"
@@ -20,6 +23,7 @@ static const char *const debian_files[] = { "common-session", "common-session-no
 					    NULL };
 static const char *const fedora_files[] = { "system-auth", "password-auth", NULL };
 static const char *const arch_files[] = { "system-auth", NULL };
+static const char *const suse_files[] = { "common-session", "common-session-nonlogin", NULL };
 static const char *const alpine_files[] = { "base-session-noninteractive", NULL };
 
 /* Only Debian patches pam_limits (to start from PID 1's limits before
@@ -55,11 +59,10 @@ const struct doc_family_info doc_families[DOC_FAMILY_COUNT] = {
 		.name = "suse",
 		.text = "openSUSE/SLES",
 		.ids = suse_ids,
-		/* pam-config's common-*-pc and its vendor stacks are not
-		 * modelled yet: the fix goes where pam_limits is, as for an
-		 * unknown family. */
-		.managed = none,
-		.fix_style = DOC_FIX_EDIT,
+		.tool = "pam-config",
+		.managed = suse_files,
+		.fix_style = DOC_FIX_PAMCONFIG,
+		.shared_without_limits = true,
 	},
 	[DOC_FAMILY_ALPINE] = {
 		.name = "alpine",
@@ -182,15 +185,19 @@ bool doc_family_manages(enum doc_family family, const char *path)
 	return false;
 }
 
-/* FAMILY's shared files by name, ", "-separated, into BUF. */
-static void shared_names(enum doc_family family, char *buf, size_t len)
+/* FAMILY's shared files by name, separated by ", " (LAST before the
+ * last one), into BUF. */
+static void shared_names(enum doc_family family, const char *last, char *buf, size_t len)
 {
 	const char *const *m = doc_families[family].managed;
 	size_t i, used = 0;
 
 	buf[0] = '\0';
 	for (i = 0; m[i] != NULL && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > 0 ? ", " : "", m[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0 ? "" : m[i + 1] == NULL ? last
+									: ", ",
+					 m[i]);
 }
 
 /* authselect's current profile (the first line of its authselect.conf). */
@@ -206,13 +213,31 @@ static void authselect_profile(const char *root, char *buf, size_t len)
 	doc_text_free(&text);
 }
 
+/* Is FILE pam-config's link (/etc/pam.d/NAME to NAME-pc, which it
+ * rewrites on every run) rather than a file of the admin's? */
+static bool pamconfig_link(const char *root, const char *file)
+{
+	char pc[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (strncmp(file, "/etc/pam.d/", strlen("/etc/pam.d/")) != 0)
+		return false;
+	fd = doc_open_path(root, file, true, &st);
+	if (fd < 0)
+		return false;
+	close(fd);
+	snprintf(pc, sizeof(pc), "%s-pc", file);
+	return S_ISLNK(st.st_mode) && doc_exists(root, pc);
+}
+
 void doc_family_fix(const char *root, enum doc_family family, const char *line,
 		    const char *file, unsigned after, const char *after_what,
 		    bool reaches_shared, char *buf, size_t len)
 {
 	static const char *const vendor_dirs[] = { "/usr/lib/pam.d/", "/usr/etc/pam.d/", NULL };
 	const struct doc_family_info *f = &doc_families[family];
-	char where[96] = "", why[256] = "", shared[128], base[64];
+	char where[96] = "", why[256] = "", shared[128], both[128], base[64];
 	const char *vendor = NULL;
 	size_t i;
 
@@ -221,7 +246,8 @@ void doc_family_fix(const char *root, enum doc_family family, const char *line,
 	for (i = 0; vendor_dirs[i] != NULL; i++)
 		if (strncmp(file, vendor_dirs[i], strlen(vendor_dirs[i])) == 0)
 			vendor = file + strlen(vendor_dirs[i]);
-	shared_names(family, shared, sizeof(shared));
+	shared_names(family, ", ", shared, sizeof(shared));
+	shared_names(family, " and ", both, sizeof(both));
 	if (!reaches_shared && f->managed[0] != NULL)
 		snprintf(why, sizeof(why),
 			 "this stack includes none of %s, so the line there does not reach it", shared);
@@ -231,6 +257,14 @@ void doc_family_fix(const char *root, enum doc_family family, const char *line,
 		snprintf(buf, len,
 			 "authselect rewrites %s: run `authselect create-profile memlock --base-on=%s`, add \"%s\" to /etc/authselect/custom/memlock/system-auth and password-auth, each right after its pam_limits line (before any pam_succeed_if skip), then `authselect select custom/memlock` with the features `authselect current` lists",
 			 file, base, line);
+	} else if (f->fix_style == DOC_FIX_PAMCONFIG && doc_family_manages(family, file) &&
+		   pamconfig_link(root, file)) {
+		/* The -pc file's own header gives the copy (sed drops its
+		 * comments, which say that pam-config owns it). */
+		snprintf(buf, len,
+			 "pam-config rewrites %s-pc, which %s links to: in /etc/pam.d replace %s each by a copy of its -pc file (`rm NAME; sed '/^#/d' NAME-pc > NAME`), then add \"%s\" to each, %s; pam-config changes no longer reach the copies",
+			 file, file, both, line,
+			 after_what != NULL ? "right after its pam_limits line" : "as its last line");
 	} else if (vendor != NULL) {
 		snprintf(buf, len,
 			 "copy %s to /etc/pam.d/%s and add \"%s\" there, right after line %u%s: libpam reads /etc/pam.d first, and the package owns %s%s%s",

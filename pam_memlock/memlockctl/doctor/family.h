@@ -29,6 +29,7 @@ enum doc_family {
 enum doc_fix_style {
 	DOC_FIX_EDIT,	    /* edit the file itself: the tool keeps the edit */
 	DOC_FIX_AUTHSELECT, /* a custom profile: authselect rewrites its files */
+	DOC_FIX_PAMCONFIG,  /* a copy in place of pam-config's link to its -pc file */
 };
 
 struct doc_family_info {
@@ -39,6 +40,10 @@ struct doc_family_info {
 	const char *tool;	      /* what manages the shared files, NULL: none */
 	const char *const *managed;   /* the shared files' names in pam.d */
 	enum doc_fix_style fix_style; /* how they are changed */
+	/* Where no pam_limits runs, the line still goes into the shared file
+	 * the stack reads (openSUSE's hold no pam_limits since 2024), not
+	 * into the service's own. */
+	bool shared_without_limits;
 };
 
 extern const struct doc_family_info doc_families[DOC_FAMILY_COUNT];
@@ -63,7 +68,8 @@ bool doc_family_manages(enum doc_family family, const char *path);
  * edit last, into BUF.  SERVICE_FILE is the service's own stack file;
  * REACHES_SHARED says whether its path includes any of the shared files
  * (when it does not, the fix says why the service file must be edited).
- * ROOT is read for authselect's current profile.
+ * ROOT is read for authselect's current profile, and for whether FILE is
+ * pam-config's link to the -pc file it rewrites (then the fix is a copy).
  */
 void doc_family_fix(const char *root, enum doc_family family, const char *line,
 		    const char *file, unsigned after, const char *after_what,

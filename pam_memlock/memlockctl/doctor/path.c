@@ -148,6 +148,26 @@ static const struct doc_handler *last_own_line(const struct doc_stack *st)
 	return last;
 }
 
+/*
+ * Where the line goes in a stack that runs no pam_limits: the last line
+ * the stack reads of a shared file, where the family keeps its common
+ * session there (openSUSE's common-session files have had no pam_limits
+ * since 2024), else the service's own last line.
+ */
+static const struct doc_handler *no_limits_place(const struct doctor *d,
+						 const struct doc_stack *st)
+{
+	const struct doc_handler *last = NULL;
+	size_t i;
+
+	if (doc_families[d->os.family].shared_without_limits)
+		for (i = 0; i < st->n; i++)
+			if (st->h[i].file != NULL &&
+			    doc_family_manages(d->os.family, st->h[i].file))
+				last = &st->h[i];
+	return last != NULL ? last : last_own_line(st);
+}
+
 /* Does the stack read any of the files the family's tool manages? */
 static bool reaches_shared(const struct doctor *d, const struct doc_stack *st)
 {
@@ -335,7 +355,8 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 	} else if (memlock_seen == NULL && is_greeter(service)) {
 		p->verdict = DOC_V_GREETER;
 	} else if (memlock_seen == NULL) {
-		const struct doc_handler *after = limits_ran != NULL ? limits_ran : last_own_line(st);
+		const struct doc_handler *after = limits_ran != NULL ? limits_ran
+								     : no_limits_place(d, st);
 
 		p->verdict = DOC_V_MISSING;
 		p->has_fix = true;

@@ -13,14 +13,7 @@ umask 022
 
 ctl=${PML_BUILDDIR:?run with make check}/memlockctl
 data=${PML_TESTDATA:?run with make check}/family
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "# $line"; done
-}
+. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy file must be owned by root: run make check as root"

@@ -8,7 +8,8 @@
 #   skip NAME REASON           a case that did not run, and why
 #   CONDITION; verdict NAME [FILE...]
 #                              ok when CONDITION held, else not_ok with
-#                              the last 40 lines of each FILE
+#                              the last 40 lines of each FILE; returns
+#                              CONDITION's status
 #   check NAME COMMAND...      ok when COMMAND succeeds
 #   is NAME GOT WANT           ok when GOT is WANT, else both shown
 #   show FILE...               the files as comments
@@ -29,10 +30,11 @@ verdict() {
 	shift
 	if [ $rc = 0 ]; then
 		ok "$name"
-		return
+		return 0
 	fi
 	not_ok "$name"
 	for file in "$@"; do tail -n 40 "$file" | sed "s/^/# /"; done
+	return $rc
 }
 check() {
 	local name=$1

@@ -28,17 +28,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PML_SRCDIR:?run through make check-fleet}"
 root_lib=$here/../../.ci/root.sh
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -lt 2 ] || tail -n 40 "$2" | sed 's/^/# /'; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# CONDITION; verdict NAME [FILE]: one TAP line from the condition's
-# status, which it returns.
-verdict() {
-	local rc=$?
-	if [ $rc = 0 ]; then ok "$1"; else not_ok "$@"; fi
-	return $rc
-}
+. "$PML_SRCDIR/tests/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP needs root (chroot, a root made by mmdebstrap)"

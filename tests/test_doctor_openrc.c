@@ -40,16 +40,12 @@ static void remove_file(const char *path)
 
 static void setup(void)
 {
-	snprintf(root, sizeof(root), "/tmp/pml-test-openrc-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	pml_tree_new(root, sizeof(root), "openrc");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
+	pml_tree_remove(root);
 }
 
 /* VALUE applied to an 8 MiB start: the result, and soft and hard in KiB. */

@@ -174,29 +174,16 @@ END_TEST
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("default_dir");
-	TCase *ns = tcase_create("namespace");
-	struct pml_skip skips[64];
-	size_t n_skips = 0;
-	uint64_t soft;
+	struct cases ns = { .tc = tcase_create("namespace") };
 	char point[PATH_MAX];
-	bool root = geteuid() == 0, nss, mounts, shallow, pam;
+	bool nss, mounts, shallow, pam;
 
 	(void)argc;
-	reexec_under_nss_wrapper(argv);
-	umask(022);
-	nss = fixtures_in_use();
-	pml_memlock_get(&soft, &start_hard);
+	pam = rules_env_start(argv, &nss);
 	shallow = default_dir_mount_point(point, sizeof(point)) < 0;
-	mounts = root && !shallow && can_unshare_mounts();
-	/* Policy files must be root's; "set" mode lowers to at most 4 MiB. */
-	pam = root && start_hard >= 4 * MiB;
+	mounts = geteuid() == 0 && !shallow && can_unshare_mounts();
 
-	tcase_add_checked_fixture(ns, session_setup, session_teardown);
-#define CASE(tc, fn, ok, why) do { \
-		if (ok) tcase_add_test(tc, fn); \
-		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
-	} while (0)
-#define NEED_ROOT "policy files must be owned by root: run make check as root with a hard limit of 4 MiB or more"
+	tcase_add_checked_fixture(ns.tc, session_setup, session_teardown);
 #define NEED_NS (!pam ? NEED_ROOT : !nss ? NEED_NSS : shallow ? \
 		 "no safe place to mount a tmpfs for " PML_DEFAULT_CONF : \
 		 "unshare(CLONE_NEWNS) or mount is not permitted here")
@@ -204,6 +191,6 @@ int main(int argc, char **argv)
 	CASE(ns, module_applies_dropins_without_the_default_file, pam && nss && mounts, NEED_NS);
 	CASE(ns, module_conf_naming_the_default_file_reads_no_dropins, pam && nss && mounts, NEED_NS);
 
-	suite_add_tcase(s, ns);
-	return pml_run_tap(s, skips, n_skips);
+	suite_add_tcase(s, ns.tc);
+	return pml_run_tap(s, ns.skips, ns.n_skips);
 }

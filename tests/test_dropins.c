@@ -385,20 +385,13 @@ int main(int argc, char **argv)
 {
 	Suite *s = suite_create("dropins");
 	TCase *tree = tcase_create("dropins");
-	struct pml_skip skips[64];
-	size_t n_skips = 0;
+	struct cases with_nss = { .tc = tree };
 	bool nss;
 
 	(void)argc;
-	reexec_under_nss_wrapper(argv);
-	umask(022);
-	nss = fixtures_in_use();
+	rules_env_start(argv, &nss);
 
 	tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
-#define CASE(tc, fn, ok, why) do { \
-		if (ok) tcase_add_test(tc, fn); \
-		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
-	} while (0)
 	tcase_add_test(tree, dropins_load_in_byte_order);
 	tcase_add_test(tree, dropins_ignore_other_names);
 	tcase_add_test(tree, later_top_level_keys_replace_one_by_one);
@@ -411,8 +404,8 @@ int main(int argc, char **argv)
 	tcase_add_test(tree, unsafe_dropins_are_refused);
 	tcase_add_test(tree, every_uid_form_parses);
 	tcase_add_test(tree, only_uid_and_group_rules_need_nss);
-	CASE(tree, evaluate_uses_a_group_rule_from_a_dropin, nss, NEED_NSS);
+	CASE(with_nss, evaluate_uses_a_group_rule_from_a_dropin, nss, NEED_NSS);
 
 	suite_add_tcase(s, tree);
-	return pml_run_tap(s, skips, n_skips);
+	return pml_run_tap(s, with_nss.skips, with_nss.n_skips);
 }

@@ -258,5 +258,5 @@ void add_case(struct cases *c, const TTest *test, bool ok, const char *why)
 	if (ok)
 		tcase_add_test(c->tc, test);
 	else
-		c->skips[c->n_skips++] = (struct pml_skip){ test->name, why };
+		c->skips[c->n_skips++] = (struct pml_skip){ .name = test->name, .reason = why };
 }

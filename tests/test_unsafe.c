@@ -180,19 +180,19 @@ END_TEST
 int main(void)
 {
 	const struct unsafe_case cases[] = {
-		{ relative_conf_path, false },
-		{ symlink_to_a_good_file, false },
-		{ dangling_symlink, false },
-		{ fifo_does_not_hang, false },
-		{ directory, false },
-		{ dev_null, false },
-		{ character_device_node, true },
-		{ unix_socket, false },
-		{ not_owned_by_root, false },
-		{ group_writable, false },
-		{ world_writable, false },
-		{ larger_than_64_kib, false },
-		{ exactly_64_kib_is_accepted, false },
+		{ .test = relative_conf_path },
+		{ .test = symlink_to_a_good_file },
+		{ .test = dangling_symlink },
+		{ .test = fifo_does_not_hang },
+		{ .test = directory },
+		{ .test = dev_null },
+		{ .test = character_device_node, .needs_mknod = true },
+		{ .test = unix_socket },
+		{ .test = not_owned_by_root },
+		{ .test = group_writable },
+		{ .test = world_writable },
+		{ .test = larger_than_64_kib },
+		{ .test = exactly_64_kib_is_accepted },
 	};
 
 	return run_unsafe_cases("unsafe", cases, sizeof(cases) / sizeof(cases[0]));

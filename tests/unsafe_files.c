@@ -113,8 +113,8 @@ int run_unsafe_cases(const char *name, const struct unsafe_case *cases, size_t n
 			tcase_add_test(tc, test);
 		else
 			skips[n_skips++] = (struct pml_skip){
-				test->name,
-				cases[i].needs_mknod ?
+				.name = test->name,
+				.reason = cases[i].needs_mknod ?
 					"needs CAP_MKNOD to make a device node" :
 					"needs root: policy files must be root-owned, and chown makes the other cases",
 			};

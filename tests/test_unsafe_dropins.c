@@ -250,27 +250,27 @@ END_TEST
 
 int main(void)
 {
-	const struct unsafe_case cases[] = {
-		{ .test = dropins_good_directory_loads },
-		{ .test = dropin_dir_is_a_symlink },
-		{ .test = dropin_dir_is_a_file },
-		{ .test = dropin_dir_is_a_fifo },
-		{ .test = dropin_dir_not_owned_by_root },
-		{ .test = dropin_dir_group_writable },
-		{ .test = dropin_dir_world_writable },
-		{ .test = dropin_symlink },
-		{ .test = dropin_fifo_does_not_hang },
-		{ .test = dropin_directory },
-		{ .test = dropin_character_device, .needs_mknod = true },
-		{ .test = dropin_socket },
-		{ .test = dropin_not_owned_by_root },
-		{ .test = dropin_group_writable },
-		{ .test = dropin_world_writable },
-		{ .test = dropin_larger_than_64_kib },
-		{ .test = every_bad_dropin_is_reported },
-		{ .test = unsafe_main_file_with_good_dropins },
-		{ .test = non_dropin_names_are_ignored },
+	const TTest *const cases[] = {
+		dropins_good_directory_loads,
+		dropin_dir_is_a_symlink,
+		dropin_dir_is_a_file,
+		dropin_dir_is_a_fifo,
+		dropin_dir_not_owned_by_root,
+		dropin_dir_group_writable,
+		dropin_dir_world_writable,
+		dropin_symlink,
+		dropin_fifo_does_not_hang,
+		dropin_directory,
+		dropin_character_device,
+		dropin_socket,
+		dropin_not_owned_by_root,
+		dropin_group_writable,
+		dropin_world_writable,
+		dropin_larger_than_64_kib,
+		every_bad_dropin_is_reported,
+		unsafe_main_file_with_good_dropins,
+		non_dropin_names_are_ignored,
 	};
 
-	return run_unsafe_cases("unsafe_dropins", cases, sizeof(cases) / sizeof(cases[0]));
+	return run_unsafe_cases("unsafe_dropins", cases, sizeof(cases) / sizeof(cases[0]), dropin_character_device);
 }

@@ -36,15 +36,11 @@ void make_socket(const char *path);
  * first's). */
 const char *in_dir(const char *name);
 
-/* One case and what it needs beyond root. */
-struct unsafe_case {
-	const TTest *test;
-	bool needs_mknod;
-};
-
-/* Runs CASES as the suite NAME and prints TAP: each in its own child with a
- * 10 s timeout, env removed after it; without root (or CAP_MKNOD where a
- * case needs it) a case is reported skipped with the reason. */
-int run_unsafe_cases(const char *name, const struct unsafe_case *cases, size_t n);
+/* Runs CASES, N of them, as the suite NAME and prints TAP: each in its own
+ * child with a 10 s timeout, env removed after it.  Without root a case is
+ * reported skipped with the reason; MKNOD_CASE, the one that makes a device
+ * node, likewise without CAP_MKNOD. */
+int run_unsafe_cases(const char *name, const TTest *const *cases, size_t n,
+		     const TTest *mknod_case);
 
 #endif

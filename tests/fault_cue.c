@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * Preloaded into memlockctl by tests/status.sh and tests/install-cmd.sh:
+ * Preloaded into memlockctl by tests/apply.sh and tests/install-cmd.sh:
  * makes happen on cue the moments a test cannot hit by timing.  Each is
  * asked for by an environment variable; without any, nothing changes.
  *

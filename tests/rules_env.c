@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -239,4 +240,23 @@ bool can_unshare_mounts(void)
 		      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 ? 0 : 1);
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0;
+}
+
+bool rules_env_start(char **argv, bool *nss)
+{
+	uint64_t soft;
+
+	reexec_under_nss_wrapper(argv);
+	umask(022);
+	*nss = fixtures_in_use();
+	pml_memlock_get(&soft, &start_hard);
+	return geteuid() == 0 && start_hard >= 4 * MiB;
+}
+
+void add_case(struct cases *c, const TTest *test, bool ok, const char *why)
+{
+	if (ok)
+		tcase_add_test(c->tc, test);
+	else
+		c->skips[c->n_skips++] = (struct pml_skip){ .name = test->name, .reason = why };
 }

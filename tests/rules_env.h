@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness.h"
 #include "pam_session.h"
 
 #define KiB ((uint64_t)1 << 10)
@@ -25,6 +26,7 @@
 #define PREFIX(service) "pam_memlock(" service ":session): "
 
 #define NEED_NSS "nss_wrapper (libnss_wrapper.so, package libnss-wrapper) could not be preloaded"
+#define NEED_ROOT "policy files must be owned by root: run make check as root with a hard limit of 4 MiB or more"
 
 /* NSS calls made since the counters were last zeroed. */
 struct nss_calls {
@@ -70,5 +72,22 @@ const struct session *open_as(const char *service, const char *user);
 /* USER opening a SERVICE session gets WANT as both limits ("set" mode). */
 void expect(const char *service, const char *user, uint64_t want);
 void assert_logged(const struct session *s, const char *line);
+
+/* What each rules test's main starts with: this program again under
+ * nss_wrapper, umask 022, start_hard read; *NSS tells whether the fixtures
+ * are in use.  Returns whether sessions through the module can run here:
+ * policy files must be root's, and "set" mode lowers to at most 4 MiB. */
+bool rules_env_start(char **argv, bool *nss);
+
+/* One TCase's cases, and those left out with their reasons. */
+struct cases {
+	TCase *tc;
+	struct pml_skip skips[64];
+	size_t n_skips;
+};
+
+/* TEST joins C's TCase when OK; else it is reported skipped for WHY. */
+void add_case(struct cases *c, const TTest *test, bool ok, const char *why);
+#define CASE(c, fn, ok, why) add_case(&(c), fn, ok, why)
 
 #endif

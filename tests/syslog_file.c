@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * Preloaded into memlockctl by tests/status.sh: what it sends to syslog
+ * Preloaded into memlockctl by tests/apply.sh: what it sends to syslog
  * goes to the file $PML_SYSLOG_FILE instead, one "<priority> message" line
  * each, so that the test can read the line apply logs on a machine that
  * may have no syslog daemon.  The priority includes the facility, as on

@@ -6,8 +6,8 @@
  * defines malloc, calloc, realloc and the aligned allocators; libpam
  * dlopen()s the module, and every object (the module, libconfig, libpam,
  * glibc's NSS, strdup inside libc) binds to the executable's definitions
- * first.  Between a flag set just before pam_open_session and cleared just
- * after, the Nth allocation fails.  For N = 1, 2, ... each in a forked
+ * first (tests/failing_alloc.c).  Between a flag set just before
+ * pam_open_session and cleared just after, the Nth allocation fails.  For N = 1, 2, ... each in a forked
  * child, until a session makes fewer than N allocations:
  *
  *   - the session ends: no crash, no hang (the parent waits with a deadline);
@@ -26,11 +26,9 @@
  * leaves this malloc in place), whose leak check fails any child that
  * leaked after its failed allocation.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <limits.h>
-#include <malloc.h>
 #include <sched.h>
 #include <poll.h>
 #include <signal.h>
@@ -38,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -46,176 +43,10 @@
 #include <unistd.h>
 #include <security/pam_appl.h>
 
+#include "failing_alloc.h"
 #include "harness.h"
 #include "pam_session.h"
 #include "syslog_capture.h"
-
-/* --- The failing allocator.  Not in an ASan build: its allocator must
- * see every allocation, and the cases skip there. */
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define __SANITIZE_ADDRESS__ 1
-#endif
-#endif
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *ptr, size_t size);
-extern void *__libc_memalign(size_t align, size_t size);
-extern void __libc_free(void *ptr);
-
-static bool armed;		/* counting: inside pam_open_session */
-static unsigned long counted;	/* allocations while armed */
-static unsigned long fail_at;	/* fail the allocation of this number; 0: none */
-static bool failed;		/* one was failed */
-static long live;		/* allocations not yet freed, all the time */
-static bool in_trace;
-/* Who asked for the failed allocation: in a page shared with the parent,
- * which reads it even when the child died. */
-static char *site;
-#define SITE_MAX 256
-
-/* OBJECT:FUNCTION (or OBJECT:+OFFSET) of a return address. */
-static int describe(void *frame, char *out, size_t len)
-{
-	Dl_info info;
-	const char *base;
-
-	if (dladdr(frame, &info) == 0 || info.dli_fname == NULL)
-		return snprintf(out, len, "?");
-	base = strrchr(info.dli_fname, '/');
-	base = base != NULL ? base + 1 : info.dli_fname;
-	if (info.dli_sname != NULL)
-		return snprintf(out, len, "%s:%s", base, info.dli_sname);
-	return snprintf(out, len, "%s:+%#lx", base,
-			(unsigned long)((char *)frame - (char *)info.dli_fbase));
-}
-
-/*
- * The site of the failed allocation: "CALLER" (who called malloc), or
- * "CALLER in USER" when the caller is libc (strdup, fopen, NSS) and USER
- * the first frame above it outside libc.
- */
-__attribute__((noinline)) static void note_site(void)
-{
-	void *frames[16];
-	int n, i, used;
-
-	in_trace = true;
-	n = backtrace(frames, 16);
-	/* frames[0] is here, [1] fail_now, [2] malloc, [3] its caller. */
-	used = n > 3 ? describe(frames[3], site, SITE_MAX) : snprintf(site, SITE_MAX, "?");
-	if (strncmp(site, "libc.so", 7) == 0) {
-		for (i = 4; i < n && used > 0 && used < SITE_MAX; i++) {
-			char above[128];
-
-			describe(frames[i], above, sizeof(above));
-			if (strncmp(above, "libc.so", 7) != 0) {
-				snprintf(site + used, SITE_MAX - (size_t)used, " in %s", above);
-				break;
-			}
-		}
-	}
-	in_trace = false;
-}
-
-/* True when this allocation must fail. */
-__attribute__((noinline)) static bool fail_now(void)
-{
-	if (!armed || in_trace)
-		return false;
-	if (++counted != fail_at)
-		return false;
-	failed = true;
-	note_site();
-	errno = ENOMEM;
-	return true;
-}
-
-static void *track(void *ptr)
-{
-	if (ptr != NULL)
-		live++;
-	return ptr;
-}
-
-#ifndef __SANITIZE_ADDRESS__
-void *malloc(size_t size)
-{
-	return fail_now() ? NULL : track(__libc_malloc(size));
-}
-
-void *calloc(size_t n, size_t size)
-{
-	return fail_now() ? NULL : track(__libc_calloc(n, size));
-}
-
-void *realloc(void *ptr, size_t size)
-{
-	void *moved;
-
-	if (ptr == NULL)
-		return fail_now() ? NULL : track(__libc_realloc(NULL, size));
-	if (size == 0) {
-		live--;
-		return __libc_realloc(ptr, 0);
-	}
-	if (fail_now())
-		return NULL;
-	moved = __libc_realloc(ptr, size);
-	return moved;
-}
-
-void free(void *ptr)
-{
-	if (ptr != NULL)
-		live--;
-	__libc_free(ptr);
-}
-
-void *memalign(size_t align, size_t size)
-{
-	return fail_now() ? NULL : track(__libc_memalign(align, size));
-}
-
-void *aligned_alloc(size_t align, size_t size)
-{
-	return memalign(align, size);
-}
-
-int posix_memalign(void **out, size_t align, size_t size)
-{
-	void *ptr = memalign(align, size);
-
-	if (ptr == NULL)
-		return ENOMEM;
-	*out = ptr;
-	return 0;
-}
-
-void *valloc(size_t size)
-{
-	return memalign((size_t)sysconf(_SC_PAGESIZE), size);
-}
-
-void *pvalloc(size_t size)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-	return memalign(page, (size + page - 1) / page * page);
-}
-#endif
-
-/* The failed allocation was OBJECT's: its own call, or libc's for it. */
-static bool site_is(const char *object)
-{
-	char in[64];
-
-	snprintf(in, sizeof(in), " in %s", object);
-	return strncmp(site, object, strlen(object)) == 0 ||
-	       (strncmp(site, "libc.so", 7) == 0 && strstr(site, in) != NULL);
-}
 
 /* --- Sessions. */
 
@@ -515,15 +346,8 @@ int main(void)
 	const char *san = getenv("PML_SANITIZERS"), *why = NULL;
 	char *slash;
 
-	site = mmap(NULL, SITE_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (site == MAP_FAILED)
+	if (!failing_alloc_init())
 		return 99;
-	/* Warm up backtrace (it loads libgcc_s on first use). */
-	{
-		void *frames[2];
-
-		backtrace(frames, 2);
-	}
 	snprintf(default_dir, sizeof(default_dir), "%s", PML_DEFAULT_CONF);
 	slash = strrchr(default_dir, '/');
 	*slash = '\0';

@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * The memlock.d/ drop-ins: the loader on a private directory (no PAM, no
- * root needed), and the module reading its compiled-in default file and
- * the drop-ins beside it, in a private mount namespace.  Users and groups
- * are nss_wrapper's fixtures (tests/rules_env.c).
+ * The memlock.d/ drop-ins through the loader on a private directory (no
+ * PAM, no root needed): load order, which names count, how keys and rules
+ * of several files combine, refusals.  Users and groups are nss_wrapper's
+ * fixtures (tests/rules_env.c); the module reading the drop-ins beside its
+ * compiled-in default file is tests/test_default_dir.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <limits.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include <security/pam_appl.h>
 
 #include "decide.h"
 #include "evaluate.h"
@@ -30,8 +26,6 @@
 #include "rules_env.h"
 #include "safe_read.h"
 #include "syslog_capture.h"
-
-/* ---- The loader on a private directory ---------------------------------- */
 
 static struct pml_log_buffer logged = { .tag_priority = true };
 
@@ -387,181 +381,17 @@ START_TEST(evaluate_uses_a_group_rule_from_a_dropin)
 }
 END_TEST
 
-/* ---- The module's own default path, in a private mount namespace -------- */
-
-/* Where a tmpfs goes so that the default file's directory can be made:
- * the directory itself, or its nearest existing ancestor.  Refuses "/" and
- * top-level directories, which the test itself needs. */
-static int default_dir_mount_point(char *out, size_t len)
-{
-	struct stat st;
-	char *slash;
-	int depth = 0;
-	const char *p;
-
-	if (snprintf(out, len, "%s", PML_DEFAULT_CONF) >= (int)len ||
-	    (slash = strrchr(out, '/')) == NULL)
-		return -ENAMETOOLONG;
-	*slash = '\0';
-	while (stat(out, &st) < 0) {
-		slash = strrchr(out, '/');
-		if (slash == NULL || slash == out)
-			return -ENOTSUP;
-		*slash = '\0';
-	}
-	for (p = out; *p != '\0'; p++)
-		depth += *p == '/';
-	return depth >= 2 ? 0 : -ENOTSUP;
-}
-
-/* In this process only: an empty, root-owned directory of the default
- * policy file.  The namespace dies with the process. */
-static void private_default_dir(void)
-{
-	char point[PATH_MAX], dir[PATH_MAX], *p, *next;
-
-	ck_assert_int_eq(default_dir_mount_point(point, sizeof(point)), 0);
-	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
-	/* Private first, or the tmpfs would show up in the machine's namespace. */
-	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
-	ck_assert_int_eq(mount("pml-test-rules", point, "tmpfs", MS_NOSUID | MS_NODEV,
-			       "mode=0755"), 0);
-	snprintf(dir, sizeof(dir), "%s", PML_DEFAULT_CONF);
-	*strrchr(dir, '/') = '\0';
-	/* Make each missing component below the mount point. */
-	for (p = dir + strlen(point); *p == '/'; p = next) {
-		next = strchr(p + 1, '/');
-		if (next != NULL)
-			*next = '\0';
-		ck_assert_msg(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s",
-			      dir, strerror(errno));
-		if (next == NULL)
-			break;
-		*next = '/';
-	}
-	ck_assert_int_eq(access(dir, W_OK), 0);
-}
-
-/* Writes NAME ("memlock.conf", "memlock.d/x.conf") beside the default file. */
-static void put_default(const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s", PML_DEFAULT_CONF);
-	snprintf(strrchr(path, '/') + 1, sizeof(path) - (size_t)(strrchr(path, '/') + 1 - path),
-		 "%s", name);
-	f = fopen(path, "we");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
-static void mkdir_default(const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s", PML_DEFAULT_CONF);
-	snprintf(strrchr(path, '/') + 1, sizeof(path) - (size_t)(strrchr(path, '/') + 1 - path),
-		 "%s", name);
-	ck_assert_int_eq(mkdir(path, 0755), 0);
-}
-
-static void dropin_path(const char *name, char *out, size_t len)
-{
-	snprintf(out, len, "%s", PML_DEFAULT_CONF);
-	snprintf(strrchr(out, '/') + 1, len - (size_t)(strrchr(out, '/') + 1 - out),
-		 "memlock.d/%s", name);
-}
-
-START_TEST(module_reads_dropins_beside_the_default_file)
-{
-	const struct session *s;
-	char line[PATH_MAX + 256], path[PATH_MAX];
-
-	private_default_dir();
-	put_default("memlock.conf", TOP ALICE("1 MiB"));
-	mkdir_default("memlock.d");
-	put_default("memlock.d/20-b.conf", "# bob and alice\n" ALICE("2 MiB"));
-	put_default("memlock.d/10-a.conf", ALICE("3 MiB"));
-	put_default("memlock.d/20-b.conf.dpkg-old", ALICE("4 MiB"));
-	put_default("memlock.d/30-c.conf~", ALICE("4 MiB"));
-	use("debug", NULL);
-	s = open_as("sshd", "alice");
-	ck_assert_msg(s->rc == PAM_SUCCESS && s->soft == 2 * MiB && s->hard == 2 * MiB,
-		      "rc %d soft %llu\n%s", s->rc, (unsigned long long)s->soft, s->log);
-	dropin_path("20-b.conf", path, sizeof(path));
-	snprintf(line, sizeof(line), "<7> " PREFIX("sshd") "user \"alice\" service \"sshd\": rule %s:2 decides, mode set\n",
-		 path);
-	assert_logged(s, line);
-	expect("sshd", "bob", TOP_LIMIT);
-}
-END_TEST
-
-START_TEST(module_applies_dropins_without_the_default_file)
-{
-	const struct session *s;
-
-	private_default_dir();
-	mkdir_default("memlock.d");
-	put_default("memlock.d/50.conf",
-		    "rules = ( { group = \"audio\"; limit = \"1 MiB\"; mode = \"set\"; } );\n");
-	use("debug", NULL);
-	s = open_as(SVC, "alice");
-	ck_assert_msg(s->rc == PAM_SUCCESS && s->soft == 1 * MiB && s->hard == 1 * MiB,
-		      "rc %d\n%s", s->rc, s->log);
-	assert_logged(s, "<7> " PREFIX(SVC) PML_DEFAULT_CONF ": not present, using the built-in default\n");
-	/* Everyone else: the built-in 8 MiB, raise (as far as hard allows). */
-	s = open_as(SVC, "bob");
-	ck_assert_uint_eq(s->soft, start_hard < 8 * MiB ? start_hard : 8 * MiB);
-	s = open_as(SVC, "ghost");
-	ck_assert_int_eq(s->rc, PAM_USER_UNKNOWN);
-}
-END_TEST
-
-/* conf= naming the default file itself still means "this file alone". */
-START_TEST(module_conf_naming_the_default_file_reads_no_dropins)
-{
-	private_default_dir();
-	put_default("memlock.conf", TOP);
-	mkdir_default("memlock.d");
-	put_default("memlock.d/50.conf", ALICE("1 MiB"));
-	use("conf=" PML_DEFAULT_CONF, NULL);
-	expect(SVC, "alice", TOP_LIMIT);
-	pml_pam_env_remove(&env);
-	use("", NULL);
-	expect(SVC, "alice", 1 * MiB);
-}
-END_TEST
-
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("dropins");
 	TCase *tree = tcase_create("dropins");
-	TCase *ns = tcase_create("namespace");
-	struct pml_skip skips[64];
-	size_t n_skips = 0;
-	uint64_t soft;
-	char point[PATH_MAX];
-	bool root = geteuid() == 0, nss, mounts, shallow, pam;
+	struct cases with_nss = { .tc = tree };
+	bool nss;
 
 	(void)argc;
-	reexec_under_nss_wrapper(argv);
-	umask(022);
-	nss = fixtures_in_use();
-	pml_memlock_get(&soft, &start_hard);
-	shallow = default_dir_mount_point(point, sizeof(point)) < 0;
-	mounts = root && !shallow && can_unshare_mounts();
-	/* Policy files must be root's; "set" mode lowers to at most 4 MiB. */
-	pam = root && start_hard >= 4 * MiB;
+	rules_env_start(argv, &nss);
 
 	tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
-	tcase_add_checked_fixture(ns, session_setup, session_teardown);
-#define CASE(tc, fn, ok, why) do { \
-		if (ok) tcase_add_test(tc, fn); \
-		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
-	} while (0)
-#define NEED_ROOT "policy files must be owned by root: run make check as root with a hard limit of 4 MiB or more"
 	tcase_add_test(tree, dropins_load_in_byte_order);
 	tcase_add_test(tree, dropins_ignore_other_names);
 	tcase_add_test(tree, later_top_level_keys_replace_one_by_one);
@@ -574,16 +404,8 @@ int main(int argc, char **argv)
 	tcase_add_test(tree, unsafe_dropins_are_refused);
 	tcase_add_test(tree, every_uid_form_parses);
 	tcase_add_test(tree, only_uid_and_group_rules_need_nss);
-	CASE(tree, evaluate_uses_a_group_rule_from_a_dropin, nss, NEED_NSS);
-
-#define NEED_NS (!pam ? NEED_ROOT : !nss ? NEED_NSS : shallow ? \
-		 "no safe place to mount a tmpfs for " PML_DEFAULT_CONF : \
-		 "unshare(CLONE_NEWNS) or mount is not permitted here")
-	CASE(ns, module_reads_dropins_beside_the_default_file, pam && nss && mounts, NEED_NS);
-	CASE(ns, module_applies_dropins_without_the_default_file, pam && nss && mounts, NEED_NS);
-	CASE(ns, module_conf_naming_the_default_file_reads_no_dropins, pam && nss && mounts, NEED_NS);
+	CASE(with_nss, evaluate_uses_a_group_rule_from_a_dropin, nss, NEED_NSS);
 
 	suite_add_tcase(s, tree);
-	suite_add_tcase(s, ns);
-	return pml_run_tap(s, skips, n_skips);
+	return pml_run_tap(s, with_nss.skips, with_nss.n_skips);
 }

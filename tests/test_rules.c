@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Rules (user, group, uid, service) through the real module and libpam,
- * with fake users and groups under nss_wrapper (tests/rules_env.c): each
- * session in its own forked process, NSS calls counted.
+ * with fake users and groups under nss_wrapper (tests/rules_env.c): which
+ * rule matches whom and decides, each session in its own forked process;
+ * what the rules ask of NSS is this program's other file,
+ * tests/test_rules_nss.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,6 +29,7 @@
 #include "pam_session.h"
 #include "policy.h"
 #include "rules_env.h"
+#include "rules_nss.h"
 #include "safe_read.h"
 #include "syslog_capture.h"
 
@@ -232,185 +235,6 @@ START_TEST(user_named_like_a_number_is_not_that_uid)
 }
 END_TEST
 
-START_TEST(unknown_user_with_a_uid_rule_is_user_unknown)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { uid = \"1000-\"; limit = \"1 MiB\"; } );\n");
-	s = open_as(SVC, "ghost");
-	ck_assert_int_eq(s->rc, PAM_USER_UNKNOWN);
-	ck_assert_uint_eq(s->soft, START_SOFT);
-	ck_assert_uint_eq(s->hard, start_hard);
-	assert_logged(s, "<3> " PREFIX(SVC) "user \"ghost\" is unknown to NSS, and a rule needs their uid or groups\n");
-}
-END_TEST
-
-/* Even when the group rule could never match: the policy needs the user. */
-START_TEST(unknown_user_with_a_group_rule_is_user_unknown)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { user = \"alice\"; group = \"audio\"; limit = \"1 MiB\"; } );\n");
-	s = open_as("sshd", "ghost");
-	ck_assert_int_eq(s->rc, PAM_USER_UNKNOWN);
-	ck_assert_uint_eq(s->soft, START_SOFT);
-	ck_assert_uint_eq(s->hard, start_hard);
-	assert_logged(s, "<3> " PREFIX("sshd") "user \"ghost\" is unknown to NSS, and a rule needs their uid or groups\n");
-}
-END_TEST
-
-START_TEST(unknown_user_needs_no_nss_without_uid_or_group_rules)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { user = \"alice\"; limit = \"1 MiB\"; },\n"
-		   "          { service = \"sshd\"; limit = \"2 MiB\"; } );\n");
-	expect(SVC, "ghost", TOP_LIMIT);
-	expect("sshd", "ghost", 2 * MiB);
-	s = open_as("sshd", "ghost");
-	ck_assert_uint_eq(nss_total(&s->calls), 0);
-}
-END_TEST
-
-START_TEST(user_and_service_rules_make_no_nss_call)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { user = [\"alice\", \"bob\"]; limit = \"1 MiB\"; },\n"
-		   "          { service = \"sshd\"; user = \"alice\"; limit = \"2 MiB\"; } );\n");
-	s = open_as("sshd", "alice");
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	ck_assert_msg(nss_total(&s->calls) == 0, "%u NSS calls", nss_total(&s->calls));
-	s = open_as(SVC, "root");
-	ck_assert_uint_eq(s->soft, TOP_LIMIT);
-	ck_assert_msg(nss_total(&s->calls) == 0, "%u NSS calls", nss_total(&s->calls));
-}
-END_TEST
-
-/* The counters see the module's calls: without this, zero proves nothing.
- * A group named in a rule is resolved to its gid, which is looked for among
- * the user's: no group's name is ever asked by gid. */
-START_TEST(group_rule_asks_nss_once)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { group = \"audio\"; limit = \"1 MiB\"; } );\n");
-	s = open_as(SVC, "alice");
-	ck_assert_uint_eq(s->soft, 1 * MiB);
-	ck_assert_uint_eq(s->calls.getpwnam_r, 1);
-	ck_assert_uint_eq(s->calls.getgrouplist, 1);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
-	ck_assert_uint_eq(s->calls.getgrgid_r, 0);
-	ck_assert_uint_eq(nss_total(&s->calls), 3);
-}
-END_TEST
-
-/* joiner is in 41 groups: one getgrnam_r for the one name, not 41 lookups. */
-START_TEST(group_lookups_follow_the_names_not_the_memberships)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = ( { group = \"joined40\"; limit = \"1 MiB\"; } );\n");
-	s = open_as(SVC, "joiner");
-	ck_assert_uint_eq(s->soft, 1 * MiB);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
-	ck_assert_uint_eq(s->calls.getgrgid_r, 0);
-	/* getgrouplist once: its first buffer holds 1,024 gids.  Each call
-	 * asks every source again (with nslcd, an LDAP search). */
-	ck_assert_uint_eq(s->calls.getgrouplist, 1);
-	ck_assert_uint_eq(nss_total(&s->calls), 3);
-	/* crowd is in 1,101 groups: getgrouplist twice. */
-	use_policy(TOP "rules = ( { group = \"crowd1100\"; limit = \"1 MiB\"; } );\n");
-	s = open_as(SVC, "crowd");
-	ck_assert_uint_eq(s->soft, 1 * MiB);
-	ck_assert_uint_eq(s->calls.getgrouplist, 2);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
-}
-END_TEST
-
-/* sound is a second name of audio's gid 29 (pam_limits matches it too). */
-START_TEST(group_matches_every_name_of_a_gid)
-{
-	use_policy(TOP "rules = ( { group = \"sound\"; limit = \"1 MiB\"; } );\n");
-	expect(SVC, "alice", 1 * MiB);
-	expect(SVC, "orphan", 1 * MiB);
-	expect(SVC, "bob", TOP_LIMIT);
-}
-END_TEST
-
-/* The last matching rule decides: names only earlier rules hold are not
- * asked once a later rule matches, nor those of a rule whose other keys
- * fail; the decision is the same as with every name resolved. */
-START_TEST(group_lookups_stop_at_the_deciding_rule)
-{
-	const struct session *s;
-
-	use_policy(TOP "rules = (\n"
-		   "  { group = \"video\"; limit = \"1 MiB\"; },\n"
-		   "  { group = [\"users\", \"audio\"]; limit = \"2 MiB\"; },\n"
-		   "  { user = \"bob\"; group = \"joined01\"; limit = \"3 MiB\"; }\n"
-		   ");\n");
-	s = open_as(SVC, "alice");		/* users? no; audio: yes */
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 2);
-	s = open_as(SVC, "bob");		/* joined01? no; users: yes */
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 2);
-	s = open_as(SVC, "u999");		/* in users (primary gid 100) */
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 1);
-	s = open_as(SVC, "orphan");		/* audio; never video */
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	s = open_as(SVC, "joiner");		/* in none: every name asked once */
-	ck_assert_uint_eq(s->soft, TOP_LIMIT);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 3);
-}
-END_TEST
-
-/* The performance requirement's logic: each distinct name is resolved at
- * most once per session, whatever the number of rules that name it, and
- * not at all once a later rule has decided. */
-START_TEST(thousand_group_rules_ask_nss_as_often_as_one)
-{
-	char *policy = malloc(PML_FILE_MAX);
-	struct nss_calls one;
-	const struct session *s;
-	size_t used;
-	int i;
-
-	ck_assert_ptr_nonnull(policy);
-	used = (size_t)snprintf(policy, PML_FILE_MAX, "%s", TOP "rules = (\n");
-	for (i = 0; i < 999; i++)
-		used += (size_t)snprintf(policy + used, PML_FILE_MAX - used,
-					 "  { group = [\"team%03d\", \"video\"]; limit = \"1 MiB\"; },\n",
-					 i);
-	snprintf(policy + used, PML_FILE_MAX - used,
-		 "  { group = \"video\"; limit = \"2 MiB\"; }\n);\n");
-	ck_assert_uint_lt(strlen(policy), PML_FILE_MAX);
-
-	use_policy(TOP "rules = ( { group = \"video\"; limit = \"2 MiB\"; } );\n");
-	s = open_as(SVC, "alice");
-	ck_assert_uint_eq(s->soft, 2 * MiB);
-	one = s->calls;
-	pml_pam_env_remove(&env);
-
-	use_policy(policy);
-	s = open_as(SVC, "alice");
-	ck_assert_msg(s->rc == PAM_SUCCESS && s->soft == 2 * MiB, "rc %d\n%s",
-		      s->rc, s->log);
-	ck_assert_uint_eq(s->calls.getgrouplist, 1);
-	ck_assert_uint_eq(s->calls.getpwnam_r, 1);
-	ck_assert_int_eq(memcmp(&s->calls, &one, sizeof(one)), 0);
-	/* bob is in none of them: no rule decides, so each distinct name is
-	 * asked, once: video (named 1,000 times) and team000..team998. */
-	s = open_as(SVC, "bob");
-	ck_assert_uint_eq(s->soft, TOP_LIMIT);
-	ck_assert_uint_eq(s->calls.getgrouplist, 1);
-	ck_assert_uint_eq(s->calls.getgrnam_r, 1000);
-	free(policy);
-}
-END_TEST
-
 START_TEST(debug_names_the_deciding_rule_as_file_and_line)
 {
 	const struct session *s;
@@ -457,26 +281,12 @@ END_TEST
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("rules");
-	TCase *module = tcase_create("module");
-	struct pml_skip skips[64];
-	size_t n_skips = 0;
-	uint64_t soft;
-	bool root = geteuid() == 0, nss, pam;
+	struct cases module = { .tc = tcase_create("module") };
+	bool nss, pam;
 
 	(void)argc;
-	reexec_under_nss_wrapper(argv);
-	umask(022);
-	nss = fixtures_in_use();
-	pml_memlock_get(&soft, &start_hard);
-	/* Policy files must be root's; "set" mode lowers to at most 4 MiB. */
-	pam = root && start_hard >= 4 * MiB;
-
-	tcase_add_checked_fixture(module, session_setup, session_teardown);
-#define CASE(tc, fn, ok, why) do { \
-		if (ok) tcase_add_test(tc, fn); \
-		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
-	} while (0)
-#define NEED_ROOT "policy files must be owned by root: run make check as root with a hard limit of 4 MiB or more"
+	pam = rules_env_start(argv, &nss);
+	tcase_add_checked_fixture(module.tc, session_setup, session_teardown);
 	CASE(module, user_rule_matches_that_user_only, pam, NEED_ROOT);
 	CASE(module, user_list_matches_any_element, pam, NEED_ROOT);
 	CASE(module, group_matches_the_primary_group, pam && nss, pam ? NEED_NSS : NEED_ROOT);
@@ -493,18 +303,10 @@ int main(int argc, char **argv)
 	CASE(module, rule_without_match_keys_matches_everyone, pam, NEED_ROOT);
 	CASE(module, rule_takes_missing_settings_from_the_top_level, pam, NEED_ROOT);
 	CASE(module, user_named_like_a_number_is_not_that_uid, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, unknown_user_with_a_uid_rule_is_user_unknown, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, unknown_user_with_a_group_rule_is_user_unknown, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, unknown_user_needs_no_nss_without_uid_or_group_rules, pam, NEED_ROOT);
-	CASE(module, user_and_service_rules_make_no_nss_call, pam, NEED_ROOT);
-	CASE(module, group_rule_asks_nss_once, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, group_lookups_follow_the_names_not_the_memberships, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, group_matches_every_name_of_a_gid, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, group_lookups_stop_at_the_deciding_rule, pam && nss, pam ? NEED_NSS : NEED_ROOT);
-	CASE(module, thousand_group_rules_ask_nss_as_often_as_one, pam && nss, pam ? NEED_NSS : NEED_ROOT);
+	add_nss_cases(&module, pam, nss);
 	CASE(module, debug_names_the_deciding_rule_as_file_and_line, pam && nss, pam ? NEED_NSS : NEED_ROOT);
 	CASE(module, conf_argument_reads_no_dropins, pam, NEED_ROOT);
 
-	suite_add_tcase(s, module);
-	return pml_run_tap(s, skips, n_skips);
+	suite_add_tcase(s, module.tc);
+	return pml_run_tap(s, module.skips, module.n_skips);
 }

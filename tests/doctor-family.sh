@@ -142,10 +142,10 @@ doctor
 expect "arch: the family and its pam_limits" \
 	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('arch', 'upstream')"
 expect "arch: every service misses the module before the procedure but the greeters'" "$verdicts" \
-	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing sddm=missing sddm-autologin=missing sddm-greeter=greeter sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing"
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing remote=missing runuser=missing runuser-l=missing sddm=missing sddm-autologin=missing sddm-greeter=greeter sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing"
 expect "arch: the shared fix is system-auth, right after pam_limits" \
 	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0", "gdm-launch-environment", "sddm-greeter")))' \
-	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 3 (pam_limits)']"
+	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 4 (pam_limits)']"
 expect "arch: su's fix is its own file, and says why" 'paths["su"]["fix"]' \
 	'add "session optional pam_memlock.so" to /etc/pam.d/su, right after line 3: this stack includes none of system-auth, so the line there does not reach it'
 expect "arch: without a memlock line, upstream pam_limits keeps the caller's limit" "$limit" "(None, None)"
@@ -163,7 +163,7 @@ cp "$root/usr/lib/pam.d/systemd-run0" "$root/etc/pam.d/systemd-run0"
 echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
 expect "arch: after the procedure every service is ok, the greeters (no common session) stay greeters, and doctor exits 0" "$verdicts + ' $status'" \
-	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=greeter gdm-password=ok login=ok polkit-1=ok sddm=ok sddm-autologin=ok sddm-greeter=greeter sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=greeter gdm-password=ok login=ok polkit-1=ok remote=ok runuser=ok runuser-l=ok sddm=ok sddm-autologin=ok sddm-greeter=greeter sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "arch: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 
 # --- Alpine: linux-pam's base-* stacks, only in /usr/lib/pam.d.

@@ -100,7 +100,7 @@ else
 fi
 expect "fedora: every service misses the module before the procedure but the greeter's, and doctor exits 1 ($status)" \
 	"$verdicts + ' $status'" \
-	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing runuser=missing sddm=missing sddm-autologin=missing sshd=missing su=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing 1"
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing runuser=missing sddm=missing sddm-autologin=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing 1"
 expect "fedora: the shared files' fix is authselect's custom profile, for both files" \
 	'sorted(set(p["fix"].split(", each right")[0] for s, p in paths.items() if s not in ("runuser", "systemd-run0", "gdm-launch-environment")))' \
 	"['authselect rewrites /etc/pam.d/password-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth', 'authselect rewrites /etc/pam.d/system-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth']"
@@ -126,7 +126,7 @@ echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
 expect "fedora: after the procedure every service is ok (crond too: no skip jumps over the line), and doctor exits 0" \
 	"$verdicts + ' $status'" \
-	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok login=ok polkit-1=ok runuser=ok sddm=ok sddm-autologin=ok sshd=ok su=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok login=ok polkit-1=ok runuser=ok sddm=ok sddm-autologin=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "fedora: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 rm "$root/etc/security/limits.d/90-memlock.conf"
 doctor

@@ -23,7 +23,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..58"
+echo "1..60"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -100,7 +100,7 @@ else
 fi
 expect "fedora: every service misses the module before the procedure but the greeter's, and doctor exits 1 ($status)" \
 	"$verdicts + ' $status'" \
-	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing runuser=missing sddm=missing sddm-autologin=missing sshd=missing su=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing 1"
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing runuser=missing sddm=missing sddm-autologin=missing sshd=missing su=missing sudo=missing sudo-i=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing 1"
 expect "fedora: the shared files' fix is authselect's custom profile, for both files" \
 	'sorted(set(p["fix"].split(", each right")[0] for s, p in paths.items() if s not in ("runuser", "systemd-run0", "gdm-launch-environment")))' \
 	"['authselect rewrites /etc/pam.d/password-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth', 'authselect rewrites /etc/pam.d/system-auth: run \`authselect create-profile memlock --base-on=local\`, add \"session optional pam_memlock.so\" to /etc/authselect/custom/memlock/system-auth and password-auth']"
@@ -126,7 +126,7 @@ echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
 expect "fedora: after the procedure every service is ok (crond too: no skip jumps over the line), and doctor exits 0" \
 	"$verdicts + ' $status'" \
-	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok login=ok polkit-1=ok runuser=ok sddm=ok sddm-autologin=ok sshd=ok su=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=ok gdm-password=ok login=ok polkit-1=ok runuser=ok sddm=ok sddm-autologin=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "fedora: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 rm "$root/etc/security/limits.d/90-memlock.conf"
 doctor
@@ -142,10 +142,10 @@ doctor
 expect "arch: the family and its pam_limits" \
 	'(doc["models"]["family"]["name"], doc["models"]["pam_limits"])' "('arch', 'upstream')"
 expect "arch: every service misses the module before the procedure but the greeters'" "$verdicts" \
-	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing login=missing polkit-1=missing sddm=missing sddm-autologin=missing sddm-greeter=greeter sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing"
+	"cockpit=missing crond=missing gdm-autologin=missing gdm-launch-environment=greeter gdm-password=missing lightdm=missing lightdm-autologin=missing lightdm-greeter=greeter login=missing polkit-1=missing remote=missing runuser=missing runuser-l=missing sddm=missing sddm-autologin=missing sddm-greeter=greeter sshd=missing su=missing su-l=missing sudo=missing systemd-run0=missing systemd-user=missing xrdp-sesman=missing"
 expect "arch: the shared fix is system-auth, right after pam_limits" \
-	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0", "gdm-launch-environment", "sddm-greeter")))' \
-	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 3 (pam_limits)']"
+	'sorted(set(p["fix"] for s, p in paths.items() if s not in ("su", "su-l", "systemd-run0", "gdm-launch-environment", "lightdm-greeter", "sddm-greeter")))' \
+	"['add \"session optional pam_memlock.so\" to /etc/pam.d/system-auth, right after line 4 (pam_limits)']"
 expect "arch: su's fix is its own file, and says why" 'paths["su"]["fix"]' \
 	'add "session optional pam_memlock.so" to /etc/pam.d/su, right after line 3: this stack includes none of system-auth, so the line there does not reach it'
 expect "arch: without a memlock line, upstream pam_limits keeps the caller's limit" "$limit" "(None, None)"
@@ -163,7 +163,7 @@ cp "$root/usr/lib/pam.d/systemd-run0" "$root/etc/pam.d/systemd-run0"
 echo "session optional pam_memlock.so" >>"$root/etc/pam.d/systemd-run0"
 doctor
 expect "arch: after the procedure every service is ok, the greeters (no common session) stay greeters, and doctor exits 0" "$verdicts + ' $status'" \
-	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=greeter gdm-password=ok login=ok polkit-1=ok sddm=ok sddm-autologin=ok sddm-greeter=greeter sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
+	"cockpit=ok crond=ok gdm-autologin=ok gdm-launch-environment=greeter gdm-password=ok lightdm=ok lightdm-autologin=ok lightdm-greeter=greeter login=ok polkit-1=ok remote=ok runuser=ok runuser-l=ok sddm=ok sddm-autologin=ok sddm-greeter=greeter sshd=ok su=ok su-l=ok sudo=ok systemd-run0=ok systemd-user=ok xrdp-sesman=ok 0"
 expect "arch: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
 
 # --- Alpine: linux-pam's base-* stacks, only in /usr/lib/pam.d.
@@ -269,8 +269,8 @@ fresh arch usr/lib/security
 after_limits "$root/etc/pam.d/system-auth"
 doctor
 expect "greeters: with the shared line, only the greeters lack it, and they ask for nothing" \
-	'(sorted(s for s, p in paths.items() if p["verdict"] != "ok"), [paths[s]["fix"] for s in ("gdm-launch-environment", "sddm-greeter")], doc["summary"]["greeter"])' \
-	"(['gdm-launch-environment', 'sddm-greeter', 'su', 'su-l', 'systemd-run0'], [None, None], 2)"
+	'(sorted(s for s, p in paths.items() if p["verdict"] != "ok"), [paths[s]["fix"] for s in ("gdm-launch-environment", "lightdm-greeter", "sddm-greeter")], doc["summary"]["greeter"])' \
+	"(['gdm-launch-environment', 'lightdm-greeter', 'sddm-greeter', 'su', 'su-l', 'systemd-run0'], [None, None, None], 3)"
 timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf \
 	--service sddm-greeter --service sddm >"$work/text" 2>&1
 status=$?
@@ -410,3 +410,19 @@ doctor
 expect "opensuse: after the procedure every service is ok, and doctor exits 0" "$verdicts + ' $status'" \
 	"crond=ok login=ok polkit-1=ok remote=ok runuser=ok sshd=ok su=ok sudo=ok sudo-i=ok systemd-run0=ok systemd-user=ok 0"
 expect "opensuse: after it, the policy decides over the memlock line" "$limit" "(268435456, 268435456)"
+
+# --- Arch's lightdm: its package's lightdm and lightdm-autologin include
+# system-login and system-local-login, so they reach system-auth; the
+# greeter's stack, upstream's, runs pam_unix and pam_systemd only.
+fresh arch usr/lib/security
+doctor
+expect "arch/lightdm: lightdm and lightdm-autologin miss the module and get sshd's fix (system-auth); lightdm-greeter is a greeter with none" \
+	'[(s, paths[s]["verdict"], paths[s]["fix"] == paths["sshd"]["fix"]) for s in ("lightdm", "lightdm-autologin")] + [(paths["lightdm-greeter"]["verdict"], paths["lightdm-greeter"]["fix"])]' \
+	"[('lightdm', 'missing', True), ('lightdm-autologin', 'missing', True), ('greeter', None)]"
+after_limits "$root/etc/pam.d/system-auth"
+mkdir -p "$root/usr/lib/systemd/system"
+printf '[Service]\nExecStart=/usr/bin/lightdm\n' >"$root/usr/lib/systemd/system/lightdm.service"
+doctor
+expect "arch/lightdm: after system-auth's line, lightdm and lightdm-autologin run it there, in lightdm.service, and the greeter stays a greeter" \
+	'[(s, paths[s]["verdict"], paths[s]["unit"], [(t["file"], t["line"], t["module"]) for t in paths[s]["steps"][1:]]) for s in ("lightdm", "lightdm-autologin", "lightdm-greeter")]' \
+	"[('lightdm', 'ok', 'lightdm.service', [('/etc/pam.d/system-auth', 4, 'pam_limits'), ('/etc/pam.d/system-auth', 5, 'pam_memlock')]), ('lightdm-autologin', 'ok', 'lightdm.service', [('/etc/pam.d/system-auth', 4, 'pam_limits'), ('/etc/pam.d/system-auth', 5, 'pam_memlock')]), ('lightdm-greeter', 'greeter', 'lightdm.service', [])]"

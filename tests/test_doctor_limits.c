@@ -103,8 +103,8 @@ START_TEST(limits_ranges_quirk_and_exemption)
 	struct doc_limits_result r;
 
 	put("/etc/security/limits.conf",
-	    "1000:1999 soft memlock 16\n" /* uid range: the user's rank */
-	    "@1000: - memlock 32\n");	  /* gid range: soft is stronger, so hard stays too */
+	    "1000:1999 soft memlock 16\n"	/* uid range: the user's rank */
+	    "@1000: - memlock 32\n");		/* gid range: soft is stronger, so hard stays too */
 	r = limits(&alice, false);
 	ck_assert_uint_eq(r.soft.value.bytes, 16 * 1024);
 	ck_assert_int_eq(r.hard.rank, DOC_RANK_NONE);

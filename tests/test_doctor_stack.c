@@ -157,7 +157,7 @@ START_TEST(dash_hides_a_missing_module_only_from_the_log)
 	struct doc_stack s;
 
 	put("/etc/pam.d/svc", "-session optional pam_nothere.so\nsession optional pam_gone.so\n"
-			      "session optional pam_memlock.so\n");
+	    "session optional pam_memlock.so\n");
 	ck_assert_int_eq(doc_stack_resolve(root, "svc", &s), 0);
 	ck_assert_uint_eq(s.n_problems, 1);
 	ck_assert_uint_eq(s.problems[0].line, 2);
@@ -307,11 +307,11 @@ END_TEST
 START_TEST(paths_resolve_inside_the_root_both_ways)
 {
 	static const char *const tricks[][2] = {
-		{ "/abs", "/target" },		      /* absolute link: from the root */
-		{ "/dir/rel", "/target" },	      /* relative link: from its directory */
+		{ "/abs", "/target" },		       /* absolute link: from the root */
+		{ "/dir/rel", "/target" },	       /* relative link: from its directory */
 		{ "/../../../../target", "/target" }, /* ".." stops at the root */
 		{ "/dir/../dir/./up/target", "/target" },
-		{ "/lib/x", "/usr/lib/x" }, /* the root's own /lib -> usr/lib */
+		{ "/lib/x", "/usr/lib/x" },	       /* the root's own /lib -> usr/lib */
 	};
 	char outside[128], link[512];
 	struct stat want, got, wk;
@@ -379,8 +379,7 @@ START_TEST(exponential_includes_are_bounded)
 		snprintf(name, sizeof(name), "/etc/pam.d/x%d", i);
 		if (i < 11)
 			snprintf(text, sizeof(text), "session include x%d\nsession include x%d\n"
-						     "session include x%d\nsession include x%d\n",
-				 i + 1, i + 1, i + 1, i + 1);
+				 "session include x%d\nsession include x%d\n", i + 1, i + 1, i + 1, i + 1);
 		else
 			snprintf(text, sizeof(text), "session optional pam_permit.so\n");
 		put(name, text);

@@ -25,9 +25,7 @@
 static char root[64];
 static struct pml_log_buffer logged = { .tag_priority = true };
 static const struct pml_log log_to_buffer = {
-	.emit = pml_log_buffer_emit,
-	.ctx = &logged,
-	.max_priority = LOG_DEBUG,
+	.emit = pml_log_buffer_emit, .ctx = &logged, .max_priority = LOG_DEBUG,
 };
 
 /* Writes TEXT to PATH under the fake root. */
@@ -50,10 +48,7 @@ static void teardown(void)
 static struct pml_available probe_of(pid_t pid, bool uid_known, uid_t uid)
 {
 	struct pml_base_query query = {
-		.root = root,
-		.pid = pid,
-		.uid_known = uid_known,
-		.uid = uid,
+		.root = root, .pid = pid, .uid_known = uid_known, .uid = uid,
 	};
 	struct pml_available out;
 
@@ -226,12 +221,7 @@ END_TEST
 START_TEST(garbage_is_skipped_with_a_warning)
 {
 	static const char *const bad[] = {
-		"lots\n",
-		"-1\n",
-		"18446744073709551616\n",
-		"12 34\n",
-		"",
-		"0x10\n",
+		"lots\n", "-1\n", "18446744073709551616\n", "12 34\n", "", "0x10\n",
 	};
 	struct pml_available out;
 	size_t i;
@@ -256,7 +246,7 @@ START_TEST(unreadable_file_is_skipped_quietly)
 
 	v2_layout("/a");
 	put("sys/fs/cgroup/memory.max", "1073741824\n");
-	put("sys/fs/cgroup/a/memory.max/x", ""); /* a directory: EISDIR */
+	put("sys/fs/cgroup/a/memory.max/x", "");	/* a directory: EISDIR */
 	out = probe(false, 0);
 	ck_assert_uint_eq(out.bytes, GiB);
 	ck_assert_ptr_null(strstr(logged.text, "<4> "));

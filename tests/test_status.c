@@ -91,9 +91,8 @@ START_TEST(stat_comm_with_spaces_and_parentheses)
 	uint64_t start = 0;
 
 	ck_assert_int_eq(proc_parse_stat(
-				 "42 (a) b (c)) R 1 42 42 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 1\n",
-				 comm, sizeof(comm), &kthread, &start),
-			 0);
+		"42 (a) b (c)) R 1 42 42 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 1\n",
+		comm, sizeof(comm), &kthread, &start), 0);
 	ck_assert_str_eq(comm, "a) b (c)");
 	ck_assert(!kthread);
 	ck_assert_uint_eq(start, 987654);
@@ -107,17 +106,14 @@ START_TEST(stat_kernel_thread_and_malformed)
 	uint64_t start;
 
 	ck_assert_int_eq(proc_parse_stat(
-				 "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0\n",
-				 comm, sizeof(comm), &kthread, &start),
-			 0);
+		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0\n",
+		comm, sizeof(comm), &kthread, &start), 0);
 	ck_assert(kthread);
 	ck_assert_uint_eq(start, 3);
 	ck_assert_int_eq(proc_parse_stat("2 (x) S 0 0 0\n", comm, sizeof(comm),
-					 &kthread, &start),
-			 -EINVAL);
+					 &kthread, &start), -EINVAL);
 	ck_assert_int_eq(proc_parse_stat("2 x S 0 0 0\n", comm, sizeof(comm),
-					 &kthread, &start),
-			 -EINVAL);
+					 &kthread, &start), -EINVAL);
 }
 END_TEST
 
@@ -128,25 +124,22 @@ START_TEST(status_real_uid_locked_and_pinned)
 	uint64_t locked = 1, pinned = 1;
 
 	ck_assert_int_eq(proc_parse_status(
-				 "Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t100\t0\t0\t0\n"
-				 "VmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
-				 &uid, &gid, &locked, &pinned),
-			 0);
+		"Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t100\t0\t0\t0\n"
+		"VmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
+		&uid, &gid, &locked, &pinned), 0);
 	ck_assert_uint_eq(uid, 1000);
 	ck_assert_uint_eq(gid, 100);
 	ck_assert_uint_eq(locked, 1 * MiB);
 	ck_assert_uint_eq(pinned, 2 * MiB);
 	/* A kernel without VmPin (before 3.2): none pinned. */
 	ck_assert_int_eq(proc_parse_status("Uid:\t5\t5\t5\t5\nGid:\t5\t5\t5\t5\nVmLck:\t4 kB\n",
-					   &uid, &gid, &locked, &pinned),
-			 0);
+					   &uid, &gid, &locked, &pinned), 0);
 	ck_assert_uint_eq(locked, 4 * KiB);
 	ck_assert_uint_eq(pinned, 0);
 	ck_assert_int_eq(proc_parse_status("Name:\tx\n", &uid, &gid, &locked, &pinned),
 			 -EINVAL);
 	ck_assert_int_eq(proc_parse_status("Uid:\t5\nGid:\t5\nVmLck:\tlots kB\n", &uid,
-					   &gid, &locked, &pinned),
-			 -EINVAL);
+					   &gid, &locked, &pinned), -EINVAL);
 }
 END_TEST
 
@@ -173,14 +166,11 @@ START_TEST(session_file_service)
 	char service[PROC_SERVICE_MAX];
 
 	ck_assert_int_eq(proc_parse_session_service(
-				 "# This is private data. Do not parse.\nUID=1000\nUSER=alice\n"
-				 "ACTIVE=1\nSERVICE=sshd\nTYPE=tty\n",
-				 service, sizeof(service)),
-			 0);
+		"# This is private data. Do not parse.\nUID=1000\nUSER=alice\n"
+		"ACTIVE=1\nSERVICE=sshd\nTYPE=tty\n", service, sizeof(service)), 0);
 	ck_assert_str_eq(service, "sshd");
 	ck_assert_int_eq(proc_parse_session_service("UID=1000\n", service,
-						    sizeof(service)),
-			 0);
+						    sizeof(service)), 0);
 	ck_assert_str_eq(service, "");
 	put("/run/systemd/sessions/7", "UID=0\nSERVICE=login\n");
 	ck_assert_int_eq(proc_session_service(root, 7, service, sizeof(service)), 0);
@@ -199,8 +189,8 @@ START_TEST(read_a_whole_process)
 	ck_assert_int_eq(proc_read(root, 300, &p), 0);
 	ck_assert_int_eq(p.pid, 300);
 	ck_assert_str_eq(p.comm, "my prog");
-	ck_assert_uint_eq(p.uid, 65534); /* the real uid, not the effective */
-	ck_assert_uint_eq(p.gid, 65541); /* the real gid */
+	ck_assert_uint_eq(p.uid, 65534);	/* the real uid, not the effective */
+	ck_assert_uint_eq(p.gid, 65541);	/* the real gid */
 	ck_assert_uint_eq(p.locked, 1 * MiB);
 	ck_assert_uint_eq(p.pinned, 2 * MiB);
 	ck_assert_uint_eq(p.limits.soft, 64 * KiB);
@@ -225,7 +215,7 @@ START_TEST(a_vanished_process_is_gone)
 	struct proc_info p;
 	uint64_t start;
 
-	put("/proc/400/loginuid", "1000"); /* the directory, and no stat */
+	put("/proc/400/loginuid", "1000");	/* the directory, and no stat */
 	ck_assert_int_eq(proc_read(root, 400, &p), -ESRCH);
 	ck_assert_int_eq(proc_read(root, 401, &p), -ESRCH);
 	ck_assert_int_eq(proc_start_time(root, 401, &start), -ESRCH);
@@ -256,9 +246,7 @@ START_TEST(an_unreadable_process_is_counted)
 		    live_scan(root, &source, &all, NULL, &log_to_buffer, &scan) < 0)
 			_exit(2);
 		_exit(scan.n_procs == 1 && scan.procs[0].info.pid == 501 &&
-				      scan.unreadable == 1
-			      ? 0
-			      : 1);
+		      scan.unreadable == 1 ? 0 : 1);
 	}
 	ck_assert_int_eq(waitpid(child, &status, 0), child);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
@@ -336,7 +324,7 @@ START_TEST(scan_decides_per_user_and_service)
 	const struct live_answer *a;
 
 	if (getuid() != 0)
-		return; /* the policy must be root's */
+		return;		/* the policy must be root's */
 	put("/run/systemd/sessions/3", "UID=65534\nSERVICE=sshd\n");
 	put("/run/systemd/sessions/4", "UID=65534\nSERVICE=login\n");
 	/* sshd session: 2 MiB set; at 2 MiB: ok. */
@@ -381,11 +369,11 @@ START_TEST(scan_decides_per_user_and_service)
 	/* By user, then locked+pinned descending, then pid. */
 	ck_assert_str_eq(scan.procs[0].user, getpwuid(65534)->pw_name);
 	ck_assert_str_eq(scan.procs[4].user, getpwuid(0)->pw_name);
-	ck_assert_int_eq(scan.procs[0].info.pid, 12); /* nobody, 1 MiB */
-	ck_assert_int_eq(scan.procs[1].info.pid, 11); /* nobody, 512 KiB */
+	ck_assert_int_eq(scan.procs[0].info.pid, 12);	/* nobody, 1 MiB */
+	ck_assert_int_eq(scan.procs[1].info.pid, 11);	/* nobody, 512 KiB */
 	ck_assert_int_eq(scan.procs[2].info.pid, 10);
 	ck_assert_int_eq(scan.procs[3].info.pid, 13);
-	ck_assert_int_eq(scan.procs[4].info.pid, 14); /* root */
+	ck_assert_int_eq(scan.procs[4].info.pid, 14);	/* root */
 	live_scan_free(&scan);
 }
 END_TEST

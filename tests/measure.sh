@@ -14,22 +14,8 @@
 set -u
 umask 022
 
-if [ -z "${PML_MEASURE_INNER:-}" ]; then
-	: "${PML_BUILDDIR:?run with make check}"
-	if [ "$(id -u)" != 0 ]; then
-		echo "1..0 # SKIP needs root: measure and the clients run as unused uids"
-		exit 0
-	fi
-	if ! command -v jq >/dev/null; then
-		echo "1..0 # SKIP jq is not installed: it reads the JSON back"
-		exit 0
-	fi
-	if ! unshare -pf --mount-proc true 2>/dev/null; then
-		echo "1..0 # SKIP no private pid and mount namespace here (unshare -pf --mount-proc)"
-		exit 0
-	fi
-	exec env PML_MEASURE_INNER=1 unshare -pf --mount-proc "$0" "$@"
-fi
+PML_PIDNS_ROOT_WHY="measure and the clients run as unused uids"
+. "${PML_SRCDIR:?run with make check}/tests/pidns.sh" || exit 99
 
 ctl=$PML_BUILDDIR/memlockctl
 work=$(mktemp -d /tmp/pml-measure-XXXXXX) || exit 99

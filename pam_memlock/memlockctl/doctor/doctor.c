@@ -68,16 +68,6 @@ static const char *const building_blocks[] = {
  * init system, whatever their files say. */
 static const char *const systemd_only[] = { "systemd-user", "systemd-run0", NULL };
 
-static bool listed(const char *const *names, const char *name)
-{
-	size_t i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(names[i], name) == 0)
-			return true;
-	return false;
-}
-
 /*
  * "other" that refuses every session, as Fedora's and Arch's do (a lone
  * pam_deny), is no path: a service without a file of its own opens no
@@ -118,8 +108,8 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
-			if (dup || listed(building_blocks, names[i]) ||
-			    (d->init.kind == DOC_INIT_OPENRC && listed(systemd_only, names[i])) ||
+			if (dup || doc_name_listed(building_blocks, names[i]) ||
+			    (d->init.kind == DOC_INIT_OPENRC && doc_name_listed(systemd_only, names[i])) ||
 			    !doc_service_has_session_with(d->root, &d->libpam, names[i]) ||
 			    (strcmp(names[i], "other") == 0 && other_refuses(d))) {
 				free(names[i]);

@@ -35,6 +35,16 @@ bool doc_verdict_is_fine(enum doc_verdict v)
 	return v == DOC_V_OK || v == DOC_V_GREETER;
 }
 
+bool doc_name_listed(const char *const *names, const char *name)
+{
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 /*
  * The stacks of login screens, which a display manager runs under its own
  * system user (gdm's greeter and gnome-initial-setup, lightdm's and sddm's
@@ -52,30 +62,14 @@ static const char *const greeters[] = {
 	NULL,
 };
 
-static bool is_greeter(const char *service)
-{
-	size_t i;
-
-	for (i = 0; greeters[i] != NULL; i++)
-		if (strcmp(greeters[i], service) == 0)
-			return true;
-	return false;
-}
-
 /* Is UNIT a daemon that opens sessions for others (sshd, cron, getty),
  * not one whose own process is the session (the user manager, run0's
  * transient service)? */
 static bool opens_sessions_for_others(const char *unit)
 {
 	static const char *const own_session[] = { "user@.service", "run-.service", NULL };
-	size_t i;
 
-	if (unit == NULL)
-		return false;
-	for (i = 0; own_session[i] != NULL; i++)
-		if (strcmp(unit, own_session[i]) == 0)
-			return false;
-	return true;
+	return unit != NULL && !doc_name_listed(own_session, unit);
 }
 
 /* --- Values. */
@@ -352,7 +346,7 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 				 p->problem_file[0] != '\0' ? p->problem_file : "the stack",
 				 p->problem);
 		p->has_fix = true;
-	} else if (memlock_seen == NULL && is_greeter(service)) {
+	} else if (memlock_seen == NULL && doc_name_listed(greeters, service)) {
 		p->verdict = DOC_V_GREETER;
 	} else if (memlock_seen == NULL) {
 		const struct doc_handler *after = limits_ran != NULL ? limits_ran

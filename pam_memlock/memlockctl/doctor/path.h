@@ -39,6 +39,9 @@ extern const char *const doc_verdict_names[];
  * and monitor counts a path as ok, only when every path's is. */
 bool doc_verdict_is_fine(enum doc_verdict v);
 
+/* Is NAME one of NAMES (NULL-terminated)? */
+bool doc_name_listed(const char *const *names, const char *name);
+
 /* What every path shares: the machine, the user, the models. */
 struct doctor {
 	const struct cli_options *options;

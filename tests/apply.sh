@@ -27,7 +27,7 @@ verdict "apply: a service rule applies where logind knows the service (8 MiB set
 [ "$(limits_of "$p1")" = "8388608 8388608" ] &&
 	grep -q "^ *$p1 nobody .*skipped: the session's service is unknown" "$work/a.txt"
 verdict "apply: where the service is unknown and a service rule could apply, nothing is touched" "$work/a.txt"
-kill "$insession" "$p1"
+end "$insession" "$p1"
 
 spawn 8388608 8388608 -- sleep 1000
 s8=$pid
@@ -50,7 +50,7 @@ verdict "apply logs one line per run, with the count of processes changed" "$wor
 env LD_PRELOAD="$shim" PML_SYSLOG_FILE="$work/syslog" ASAN_OPTIONS="$asan_preload" \
 	"$ctl" apply nobody --dry-run --conf "$set4" >/dev/null 2>&1
 [ ! -s "$work/syslog" ]; verdict "apply --dry-run logs nothing" "$work/syslog"
-kill "$s8"
+end "$s8"
 
 spawn 65536 8388608 -- sleep 1000
 low=$pid
@@ -68,7 +68,7 @@ verdict "apply --json parses, with before, wanted and after"
 "$ctl" apply nobody --conf "$raise8" >"$work/a.txt" 2>&1
 grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
 verdict "apply again: nothing left to change" "$work/a.txt"
-kill "$low"
+end "$low"
 
 # A hard raise needs CAP_SYS_RESOURCE.  Without it (this machine), the
 # module's fallback: soft up to the hard limit, and a warning.  With it (a
@@ -89,7 +89,7 @@ else
 	verdict "apply: a refused hard raise takes soft up to the hard limit, with a warning" \
 		"$work/a.txt" "$work/a.err"
 fi
-kill "$low"
+end "$low"
 
 # A process only its owner could change, whose effective uid is another's:
 # without CAP_SYS_RESOURCE nobody may change it, and apply says so.
@@ -108,7 +108,7 @@ else
 		grep -q "^applied: 0 changed, 0 unchanged, 1 failed, 0 skipped$" "$work/a.txt"
 	verdict "apply exits 1 when a change fails, and says why" "$work/a.txt"
 fi
-kill "$mixed"
+end "$mixed"
 
 # --- Who is never touched: root's processes unless root is named, PID 1.
 prlimit --memlock=8388608:8388608 sleep 1000 &
@@ -128,7 +128,7 @@ verdict "apply --all changes nobody's processes and leaves root's alone" "$work/
 	grep -q "^ *1 root .*skipped: PID 1$" "$work/a.txt" &&
 	grep -q "skipped: memlockctl itself$" "$work/a.txt"
 verdict "apply root changes root's processes, but never PID 1 nor itself" "$work/a.txt"
-kill "$rootsleep" "$s8"
+end "$rootsleep" "$s8"
 
 # --- Processes that end while status and apply run: skipped, no error.
 spawn 8388608 8388608 -- sh -c 'while :; do /bin/true & /bin/true; wait; done'
@@ -143,7 +143,7 @@ for i in $(seq 30); do
 done
 [ $fails = 0 ] && [ ! -s "$work/err" ]
 verdict "processes that end midway are skipped without an error (30 runs of each; $fails failed)" "$work/err"
-kill "$churn"
+end "$churn"
 
 # --- Rules a session's service decides, where logind names none.
 spawn 8388608 8388608 -- sleep 1000
@@ -178,7 +178,7 @@ verdict "status --all: a later user rule answers whatever the service; root, who
 "$ctl" status --all --service login --json --conf "$cronuser" >"$work/s.json"
 jq_check "$work/s.json" '[.processes[] | .verdict] | index("unknown") == null'
 verdict "status --all --service login: every process has an answer"
-kill "$gs"
+end "$gs"
 
 # --- A uid without a name is not the user named like its number.
 if getent passwd 4242 >/dev/null; then
@@ -197,7 +197,7 @@ else
 		'.processes[] | select(.pid == $p) | .user == "4242" and .user_known == false
 		 and .policy.soft == 8388608 and .policy.rule == null'
 	verdict "status: uid 4242 shows as a number, not known, with the top level's answer"
-	kill "$u4242"
+	end "$u4242"
 fi
 
 # --- Nothing changed is "unchanged", even where the plan wanted more.
@@ -213,7 +213,7 @@ else
 		grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
 	verdict "apply: a hard raise refused with soft already at hard is unchanged, not changed" "$work/a.txt"
 fi
-kill "$low"
+end "$low"
 
 # --- A child acting as the owner, stopped by the owner: a bounded wait.
 spawn 8388608 8388608 -- sleep 1000
@@ -226,7 +226,7 @@ rc=$?
 [ $rc = 1 ] && [ "$(limits_of "$s8")" = "8388608 8388608" ] &&
 	grep -q "^ *$s8 nobody .*failed: the child acting as the process's owner did not answer in time (stopped?), and was killed$" "$work/a.txt"
 verdict "apply: a stopped child is given up after a bounded wait, and the process reported failed (rc $rc, $((SECONDS - start)) s)" "$work/a.txt"
-kill "$s8"
+end "$s8"
 
 # --- A pid that passes to a root process during apply.
 spawn 8388608 8388608 -- sleep 1000
@@ -239,8 +239,7 @@ env LD_PRELOAD="$cue" PML_CUE_PRLIMIT_PID="$victim" PML_CUE_HOLD="$work/cue/hold
 	ASAN_OPTIONS="$asan_preload" "$ctl" apply nobody --conf "$set4" >"$work/a.txt" 2>&1 &
 applying=$!
 for i in $(seq 200); do [ -e "$work/cue/hold.ready" ] && break; sleep 0.05; done
-kill "$victim"
-wait "$victim" 2>/dev/null
+end "$victim"
 echo $((victim - 1)) >/proc/sys/kernel/ns_last_pid
 prlimit --memlock=8388608:8388608 sleep 1000 &
 newcomer=$!
@@ -256,7 +255,7 @@ else
 		grep -q "^applied: 0 changed, 0 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
 	verdict "apply: a pid that passed to a root process midway: that process is untouched" "$work/a.txt"
 fi
-kill "$newcomer"
+end "$newcomer"
 
 # --- Errors.
 "$ctl" apply --root / >/dev/null 2>"$work/err"

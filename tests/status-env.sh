@@ -130,6 +130,13 @@ jq_check() { # jq_check FILE FILTER [ARGS...]: jq -e, showing the file on failur
 # in_session: memlock_hold at 8 MiB in a login session of nobody's (login
 # uid 65534), whose service logind's file says is sshd; sets $insession
 # and $session.
+# end PID...: the helpers killed, and gone before the next case looks (a
+# process still dying is one more that apply or status --all can see).
+end() {
+	kill "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+	return 0
+}
 in_session() {
 	hold 8388608 8388608 0 0 65534
 	insession=$pid

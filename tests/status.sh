@@ -62,7 +62,7 @@ verdict "status text: the process below the policy says so, and comes last" "$wo
 jq_check "$work/s.json" --argjson p "$p1" \
 	'.processes[] | select(.pid == $p) | .verdict == "above" and .policy.mode == "set"'
 verdict "status: higher than a set policy is above"
-kill "$low"
+end "$low"
 
 # --- logind's service, and the default selection (a loginuid).
 in_session
@@ -77,7 +77,7 @@ verdict "status without users: only processes in a login session, with logind's 
 jq_check "$work/s.json" --argjson p "$p1" \
 	'.processes[] | select(.pid == $p) | .verdict == "unknown" and .policy == null and .service == null'
 verdict "status: without a known service, where a service rule could apply, the verdict is unknown"
-kill "$insession" "$p1" "$p2"
+end "$insession" "$p1" "$p2"
 
 # --- --root: a saved tree instead of this machine's /proc and /run.
 tree=$work/tree

@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP install makes root-owned files: run make check as root"
 	exit 0
 fi
-echo "1..17"
+echo "1..20"
 
 old='limit = "8 MiB";'
 fresh() { # a directory with TARGET t.conf holding $old; prints its path
@@ -195,3 +195,55 @@ rc=$?
 check "a signal inside install leaves no temporary file, and takes effect after the rename (exit $rc)" \
 	test $rc = 143 -a "$(cat "$d/t.conf")" = 'limit = "16 MiB";' -a \
 	-z "$(find "$d" -name '.*memlockctl-*')"
+
+# 18-20. NEW is looked at before it is opened for reading: a symbolic link
+# (to a device node, to a FIFO) and a device node are refused unopened,
+# with a "NEW: refused:" message, and TARGET is untouched.
+d=$(fresh)
+ino=$(stat -c %i "$d/t.conf")
+mknod "$d/dev" c 1 3 && mkfifo "$d/fifo" && ln -s /dev/null "$d/to-dev" && ln -s fifo "$d/to-fifo" ||
+	exit 99
+failed=
+while read -r new why; do
+	"$ctl" install "$d/$new" --conf "$d/t.conf" >"$work/out" 2>"$work/err"
+	rc=$?
+	[ $rc = 1 ] && [ ! -s "$work/out" ] && [ "$(cat "$work/err")" = "$d/$new: refused: $why" ] &&
+		untouched "$d" "$ino" || { failed=$new; break; }
+done <<'CASES'
+to-dev is a symbolic link
+to-fifo is a symbolic link
+dev is not a regular file
+fifo is not a regular file
+CASES
+check "a symbolic link, a device node or a FIFO as NEW: refused by name, TARGET untouched${failed:+ (not for $failed)}" \
+	test -z "$failed"
+
+# A writer blocked opening the FIFO wakes up when anyone opens it for
+# reading: it must still be blocked after install ran on a link to it.
+# wait_for_partner is where the kernel holds an open of a FIFO.
+bash -c 'exec 3>"$1"; : >"$2"' _ "$d/fifo" "$d/opened" &
+writer=$!
+for _ in $(seq 50); do
+	[ "$(cat "/proc/$writer/wchan" 2>/dev/null)" = wait_for_partner ] && break
+	sleep 0.1
+done
+if [ "$(cat "/proc/$writer/wchan" 2>/dev/null)" = wait_for_partner ]; then
+	"$ctl" install "$d/to-fifo" --conf "$d/t.conf" >/dev/null 2>&1
+	for _ in $(seq 10); do
+		[ -e "$d/opened" ] && break
+		sleep 0.1
+	done
+	check "install on a link to a FIFO never opens the FIFO for reading" test ! -e "$d/opened"
+else
+	skip "install on a link to a FIFO never opens the FIFO for reading" \
+		"/proc/PID/wchan does not show a writer blocked in wait_for_partner"
+fi
+kill "$writer" 2>/dev/null
+wait "$writer"
+
+# A relative NEW is read from the working directory.
+d=$(fresh)
+printf 'limit = "16 MiB";\n' >"$d/new"
+(cd "$d" && "$ctl" install new --conf "$d/t.conf") >/dev/null 2>"$work/err"
+rc=$?
+check "a relative NEW is read from the working directory" eval 'test $rc = 0 && cmp -s "$d/new" "$d/t.conf"'

@@ -5,8 +5,9 @@
 # pam_memlock/memlockctl the command, whose rooms each model one thing
 # (policy/ the policy commands, doctor/ the layers of a system, live/
 # running processes, measure/ what the running kernel charges, monitor/
-# their findings for monitoring systems, output/ text and JSON).  A room stands on the core, on output/ and on cli.h,
-# never on a sibling room - what two rooms share belongs in the core or in
+# their findings for monitoring systems, output/ text and JSON, replace/
+# a file's new bytes in one rename).  A room stands on the core, on output/, replace/ and cli.h,
+# never on a sibling room - what two rooms share belongs in the core, in replace/ or in
 # output/ - but along the edges siblings_of lists: policy/ asks measure/
 # what a limit holds on this kernel (explain, check); monitor/ reports
 # what check, doctor and status find, by calling them.  The build gives core only its own
@@ -19,13 +20,13 @@ n=0 status=0
 
 # The rooms of memlockctl, and the sibling rooms each may include besides
 # output/.  A room that is not listed here fails the last case.
-rooms="policy doctor live measure monitor output"
+rooms="policy doctor live measure monitor output replace"
 siblings_of() {
 	case $1 in
-	output) echo "" ;;
-	policy) echo "output measure" ;;
-	monitor) echo "output policy doctor live" ;;
-	*) echo "output" ;;
+	output | replace) echo "" ;;
+	policy) echo "output replace measure" ;;
+	monitor) echo "output replace policy doctor live" ;;
+	*) echo "output replace" ;;
 	esac
 }
 
@@ -88,7 +89,7 @@ verdict "the module includes no memlockctl header" \
 	"$(includes "$src/module" | grep -E '"(cli|json|text|lint|[a-z]+/[a-z_]+)\.h"' || true)"
 for room in $rooms; do
 	case $room in
-	output) on="the core alone" ;;
+	output | replace) on="the core alone" ;;
 	*) on="the core, cli.h and $(siblings_of "$room" | sed 's|\([a-z]*\)|\1/|g')" ;;
 	esac
 	verdict "memlockctl/$room/ stands on $on" \

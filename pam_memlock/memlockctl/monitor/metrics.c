@@ -6,11 +6,8 @@
  * collector refuses them); a user name is a label only under --per-user,
  * as a fleet's users would multiply the series.
  *
- * --output writes a temporary file beside FILE and renames it over FILE:
- * the collector reads the old file or the new one, never half of one.
- * Its name starts with a dot and does not end in ".prom", so the
- * collector never reads it either.  Signals are held back from before
- * mkstemp to the rename, so an interrupted run leaves no temporary file.
+ * --output replaces FILE in one rename (replace.h): the collector reads
+ * the old file or the new one, never half of one.
  */
 #include "monitor.h"
 
@@ -24,6 +21,7 @@
 #include <unistd.h>
 
 #include "output/text.h"
+#include "replace/replace.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -154,61 +152,12 @@ static void print(FILE *out, const struct monitor_facts *f, bool users)
 		f->when.tv_nsec / 1000000);
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len > 0) {
-		ssize_t done = write(fd, data, len);
-
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -errno;
-		data += done;
-		len -= (size_t)done;
-	}
-	return 0;
-}
-
-/* DATA in place of PATH, in one rename.  Returns 0 or -errno. */
-static int replace_file(const char *path, const char *data, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-	sigset_t all, old;
-	char *temp;
-	int fd, err = 0;
-
-	if (asprintf(&temp, "%.*s.%s.XXXXXX", slash != NULL ? (int)(slash - path + 1) : 0, path,
-		     slash != NULL ? slash + 1 : path) < 0)
-		return -ENOMEM;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	fd = mkstemp(temp);
-	if (fd < 0) {
-		err = -errno;
-	} else {
-		if (fchmod(fd, 0644) < 0)
-			err = -errno;
-		if (err == 0)
-			err = write_all(fd, data, len);
-		if (err == 0 && fsync(fd) < 0)
-			err = -errno;
-		if (close(fd) < 0 && err == 0)
-			err = -errno;
-		if (err == 0 && rename(temp, path) < 0)
-			err = -errno;
-		if (err < 0)
-			unlink(temp);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	free(temp);
-	return err;
-}
-
 int cli_metrics(const struct cli_options *options)
 {
 	struct monitor_facts f;
 	char *data = NULL;
 	size_t len = 0;
+	const char *what;
 	FILE *mem;
 	int rc;
 
@@ -223,7 +172,9 @@ int cli_metrics(const struct cli_options *options)
 	mem = open_memstream(&data, &len);
 	if (mem != NULL) {
 		print(mem, &f, options->per_user);
-		rc = fclose(mem) == 0 ? replace_file(options->output, data, len) : -ENOMEM;
+		rc = fclose(mem) == 0 ? replace_file(options->output, data, len,
+						     (struct replace_how){ .mode = 0644 }, &what)
+				      : -ENOMEM;
 	} else {
 		rc = -ENOMEM;
 	}

@@ -112,13 +112,27 @@ cp "$odd/etc/pam.d/sshd" "$odd/etc/pam.d/a\"b\\c$(printf '\351')"
 	grep -qxF 'memlock_doctor_path{service="a\"b\\c\\xe9",verdict="ok"} 1' "$work/md"
 verdict "metrics: a quote, a backslash and a non-ASCII byte in a label, escaped" "$work/md" "$work/err"
 
+# A name the policy uses and this host lacks: a series each, the name a
+# label escaped as the format wants; none for a name the host has.
+cat >"$work/typo.conf" <<'POLICY'
+limit = "8 MiB";
+rules = ( { group = "hcp"; limit = "16 MiB"; }, { group = "hcp"; user = "q\"b\\"; limit = "4 MiB"; },
+	{ user = "root"; limit = "1 GiB"; } );
+POLICY
+"$ctl" metrics --root "$good" --conf "$work/typo.conf" >"$work/mn" 2>"$work/err" &&
+	[ "$(grep -c '^memlock_policy_name_unknown{' "$work/mn")" = 2 ] &&
+	grep -qxF 'memlock_policy_name_unknown{kind="group",name="hcp"} 1' "$work/mn" &&
+	grep -qxF 'memlock_policy_name_unknown{kind="user",name="q\"b\\"} 1' "$work/mn" &&
+	! grep -q 'memlock_policy_name_unknown' "$work/m"
+verdict "metrics: each name the host lacks, once, as kind and name labels" "$work/mn" "$work/err"
+
 if command -v promtool >/dev/null; then
 	linted=0
-	for f in m mu mb mo mg mi md; do
+	for f in m mu mb mo mg mi md mn; do
 		promtool check metrics <"$work/$f" >"$work/lint" 2>&1 || break
 		linted=$((linted + 1))
 	done
-	[ $linted = 7 ]
+	[ $linted = 8 ]
 	verdict "promtool check metrics: every output above passes" "$work/lint"
 else
 	skip "promtool check metrics: every output above passes" "promtool is not installed (Debian package prometheus)"
@@ -141,6 +155,35 @@ chmod 0600 "$work/textfile/memlock.prom"
 	grep -qx 'memlock_processes{verdict="below"} 1' "$work/textfile/memlock.prom" &&
 	[ "$(ls -A "$work/textfile")" = memlock.prom ]
 verdict "metrics --output replaces the file whole" "$work/err"
+# The file's mode: --mode's, else 0666 less the umask (a per-user file
+# names what hidepid=2 hides).
+modes_ok=
+while read -r mask args want; do
+	[ "$args" = - ] && args=
+	rm -f "$work/textfile/memlock.prom"
+	# shellcheck disable=SC2086 # ARGS: a list of words, or none ("-")
+	(umask "$mask" && exec "$ctl" metrics --root "$good" --conf "$work/ok.conf" --per-user \
+		--output "$work/textfile/memlock.prom" $args) 2>"$work/err" &&
+		[ "$(stat -c %a "$work/textfile/memlock.prom")" = "$want" ] &&
+		[ "$(ls -A "$work/textfile")" = memlock.prom ] || { modes_ok="umask $mask $args"; break; }
+done <<'CASES'
+022 - 644
+027 - 640
+077 - 600
+022 --mode=0640 640
+077 --mode=0644 644
+022 --mode=600 600
+CASES
+[ -z "$modes_ok" ]
+verdict "metrics --output: the mode --mode gives, else 0666 less the umask${modes_ok:+ (not for $modes_ok)}" "$work/err"
+failed=
+for args in "--mode 0640" "--output $work/x --mode 8" "--output $work/x --mode 01777" "--output $work/x --mode ''"; do
+	# shellcheck disable=SC2086 # each a list of words
+	eval "\"\$ctl\" metrics $args" >/dev/null 2>"$work/err"
+	[ $? = 2 ] && [ ! -e "$work/x" ] || { failed=$args; break; }
+done
+[ -z "$failed" ]
+verdict "metrics --mode: without --output, or not an octal mode to 0777, is a usage error${failed:+ (not for $failed)}" "$work/err"
 "$ctl" metrics --root "$good" --conf "$work/ok.conf" --output "$work/none/memlock.prom" \
 	>/dev/null 2>"$work/err"
 [ $? = 1 ] && grep -q 'cannot write' "$work/err"
@@ -175,8 +218,94 @@ plugin 2 "^MEMLOCK CRITICAL - the policy is invalid" --root "$good" --conf "$wor
 verdict "nagios: 2 CRITICAL for an invalid policy" "$work/p" "$work/err"
 plugin 3 "^MEMLOCK UNKNOWN - cannot read the processes" --root "$noproc" --conf "$work/ok.conf"
 verdict "nagios: 3 UNKNOWN where /proc cannot be read" "$work/p" "$work/err"
+# A "|" in a service name (a file name in the image) would start the
+# performance data: written as \x7c, the line has one "|".
+pipe=$work/pipe
+tree "$pipe"
+proc "$pipe" 71 8388608 0 0
+printf 'session required pam_permit.so\n' >"$pipe/etc/pam.d/a|'x'=1;;;0 "
+plugin 1 "^MEMLOCK WARNING - .*\(a\\\\x7c'x'=1;;;0 : missing\) \| 'policy_loads'" \
+	--root "$pipe" --conf "$work/ok.conf" &&
+	[ "$(head -n1 "$work/p" | tr -cd '|' | wc -c)" = 1 ]
+verdict "nagios: a | in a service name is escaped, the line has one |" "$work/p" "$work/err"
+
+# An invalid policy is loaded once: its error once on stderr, one line on
+# stdout.
+"$ctl" nagios --root "$good" --conf "$work/bad.conf" >"$work/p" 2>"$work/err"
+[ $? = 2 ] && [ "$(wc -l <"$work/p")" = 1 ] &&
+	[ "$(grep -c "^$work/bad.conf:1: " "$work/err")" = 1 ] &&
+	[ "$(grep -c "bad.conf" "$work/err")" = 2 ]
+verdict "nagios: an invalid policy's error once on stderr" "$work/p" "$work/err"
+
+# check's warnings: a rule a later one overrides is a warning about the
+# policy (WARNING unless --policy-warning allows it); a group this host
+# lacks is a host warning, counted with --strict-host=names.
+printf '%s\n' 'limit = "8 MiB";' \
+	'rules = ( { user = "nobody"; limit = "8 MiB"; }, { user = "nobody"; limit = "4 MiB"; } );' \
+	>"$work/over.conf"
+printf '%s\n' 'limit = "8 MiB";' 'rules = ( { group = "hcp"; limit = "16 MiB"; } );' >"$work/hcp.conf"
 failed=
-for args in "--warning x" "--critical -1" "--json" "--bogus" "user"; do
+while read -r want line conf args; do
+	[ "$args" = - ] && args=
+	# shellcheck disable=SC2086 # ARGS: a list of words, or none ("-")
+	plugin "$want" "$line" --root "$good" --conf "$work/$conf" $args ||
+		{ failed="$conf $args"; break; }
+done <<'CASES'
+1 ^MEMLOCK.WARNING.-.0.of.2.processes.below.the.policy,.0.of.1.session.path.not.ok,.1.warning.from.memlockctl.check.\|.*'policy_warnings'=1;0;;0.'host_warnings'=0; over.conf -
+0 ^MEMLOCK.OK.-.*1.warning.from.*'policy_warnings'=1;1;;0 over.conf --policy-warning=1
+2 ^MEMLOCK.CRITICAL.-.*'policy_warnings'=1;5;0;0 over.conf --policy-warning=5 --policy-critical=0
+0 ^MEMLOCK.OK.-.0.of.2.processes.below.the.policy,.0.of.1.session.path.not.ok.\|.*'policy_warnings'=0;0;;0.'host_warnings'=1; hcp.conf -
+1 ^MEMLOCK.WARNING.-.*1.warning.from.memlockctl.check.*'host_warnings'=1; hcp.conf --strict-host=names
+0 ^MEMLOCK.OK.-.*'host_warnings'=1; hcp.conf --strict-host=bounds,other
+CASES
+[ -z "$failed" ]
+verdict "nagios: check's warnings against --policy-warning and --policy-critical${failed:+ (not for $failed)}" "$work/p" "$work/err"
+
+# A drop-in left behind that sorts after the site's and lowers a user:
+# WARNING.  The policy's own directory is mounted over this build's
+# default one in a private mount namespace; where that directory is
+# missing, a tmpfs over its nearest existing ancestor holds it (as
+# tests/memlockctl.sh does).
+default_conf=$("$ctl" --help | sed -n 's/.*read FILE instead of \(\/.*\)$/\1/p')
+secdir=$(dirname "$default_conf")
+anchor=$secdir
+while [ ! -d "$anchor" ]; do anchor=$(dirname "$anchor"); done
+case $anchor in /|/etc|/usr|/var|/tmp) free=false ;; *) free=true ;; esac
+case "$work/ $ctl" in "$anchor"/* | *" $anchor"/*) free=false ;; esac
+if unshare -m true 2>/dev/null && { [ -d "$secdir" ] || $free; }; then
+	mkdir -p "$work/sec/memlock.d"
+	echo 'limit = "8 MiB";' >"$work/sec/memlock.conf"
+	echo 'rules = ( { user = "nobody"; limit = "1 MiB"; } );' >"$work/sec/memlock.d/50-site.conf"
+	echo 'rules = ( { user = "nobody"; limit = "512 KiB"; } );' >"$work/sec/memlock.d/50-site.old.conf"
+	unshare -m -- sh -c '
+		mount --make-rprivate / || exit 99
+		if [ ! -d "$2" ]; then mount -t tmpfs pml-test "$3" && mkdir -p "$2" || exit 99; fi
+		mount --bind "$1" "$2" && shift 3 && exec "$@"' \
+		_ "$work/sec" "$secdir" "$anchor" "$ctl" nagios --root "$good" >"$work/p" 2>"$work/err"
+	[ $? = 1 ] && grep -Eq "^MEMLOCK WARNING - .*[1-9][0-9]* warnings? from memlockctl check" "$work/p" &&
+		grep -q "50-site.conf:1: warning:" "$work/err"
+	verdict "nagios: WARNING for a leftover drop-in that overrides the site's" "$work/p" "$work/err"
+else
+	skip "nagios: WARNING for a leftover drop-in that overrides the site's" \
+		"needs unshare -m, and $secdir or a tmpfs over $anchor that hides nothing the test needs"
+fi
+
+# Without logind's records every session's service is unknown: --service
+# answers for them, as status's does.
+nologind=$work/nologind
+tree "$nologind"
+proc "$nologind" 71 8388608 0 0
+rm "$nologind/run/systemd/sessions/71"
+printf '%s\n' 'limit = "8 MiB";' 'rules = ( { service = "sshd"; limit = "16 MiB"; } );' >"$work/svc.conf"
+plugin 0 "^MEMLOCK OK - 0 of 1 process below .*'unknown'=1;" --root "$nologind" --conf "$work/svc.conf" &&
+	plugin 1 "^MEMLOCK WARNING - 1 of 1 process below .*'unknown'=0;" \
+		--root "$nologind" --conf "$work/svc.conf" --service sshd &&
+	"$ctl" metrics --root "$nologind" --conf "$work/svc.conf" --service sshd >"$work/ms" 2>>"$work/err" &&
+	grep -qx 'memlock_processes{verdict="below"} 1' "$work/ms"
+verdict "nagios, metrics --service: the service of sessions logind names none for" "$work/p" "$work/err"
+
+failed=
+for args in "--warning x" "--critical -1" "--policy-warning -1" "--strict-host=name" "--mode 0644" "--json" "--bogus" "user"; do
 	# shellcheck disable=SC2086 # each a list of words
 	plugin 3 "^MEMLOCK UNKNOWN - usage: " $args || { failed=$args; break; }
 done

@@ -29,9 +29,9 @@ struct cli_options {
 	/* check, show, explain --as: the file of the installed tree that
 	 * --conf's candidate stands for, absolute. */
 	const char *as;
-	bool strict;	  /* check --strict */
-	bool strict_host; /* check --strict-host */
-	bool json;	  /* explain/show/doctor/status/apply --json */
+	bool strict;	      /* check --strict */
+	unsigned strict_host; /* check, nagios --strict-host: CLI_HOST_ kinds */
+	bool json;	      /* explain/show/doctor/status/apply --json */
 	/* doctor, status --root: the prefix of every path read. */
 	const char *root;
 	const char **services; /* doctor --service, each */
@@ -49,7 +49,21 @@ struct cli_options {
 	bool per_user;	     /* metrics --per-user */
 	long warning;	     /* nagios --warning */
 	long critical;	     /* nagios --critical; -1 when not given */
+	/* nagios --policy-warning, and --policy-critical (-1 when not given):
+	 * thresholds on check's warnings. */
+	long policy_warning, policy_critical;
+	/* metrics --mode: the mode of --output's file; -1 for 0666 less the
+	 * umask. */
+	long mode;
 };
+
+/* The kinds of host warnings --strict-host names (memlockctl(8)). */
+enum cli_host_kind {
+	CLI_HOST_NAMES = 1 << 0,  /* users, groups, services the host lacks */
+	CLI_HOST_BOUNDS = 1 << 1, /* a floor or ceiling deciding over a share */
+	CLI_HOST_OTHER = 1 << 2,  /* every other fact of this host */
+};
+#define CLI_HOST_ALL (CLI_HOST_NAMES | CLI_HOST_BOUNDS | CLI_HOST_OTHER)
 
 struct live_selection;
 

@@ -17,7 +17,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.id = CMD_CHECK,
 		.name = "check",
 		.run = cli_check,
-		.synopsis = { "[--conf FILE [--as TARGET]] [--strict] [--strict-host]" },
+		.synopsis = { "[--conf FILE [--as TARGET]] [--strict] [--strict-host[=KINDS]]" },
 		.summary = "validate the policy; warn about what is likely wrong",
 	},
 	[CMD_EXPLAIN] = {
@@ -84,7 +84,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.id = CMD_METRICS,
 		.name = "metrics",
 		.run = cli_metrics,
-		.synopsis = { "[--output FILE] [--per-user] [--all] [--root DIR] [--conf FILE]" },
+		.synopsis = { "[--output FILE [--mode MODE]] [--per-user] [--all] [--service NAME] [--root DIR] [--conf FILE]" },
 		.summary = "check's, doctor's and status's findings as Prometheus\n"
 			   "metrics, for node_exporter's textfile collector",
 	},
@@ -93,7 +93,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "nagios",
 		.run = cli_nagios,
 		.plugin = true,
-		.synopsis = { "[--warning N] [--critical N] [--all] [--root DIR] [--conf FILE]" },
+		.synopsis = { "[--warning N] [--critical N] [--policy-warning N] [--policy-critical N] [--strict-host[=KINDS]] [--all] [--service NAME] [--root DIR] [--conf FILE]" },
 		.summary = "the same as a Nagios, Icinga or Naemon plugin: one\n"
 			   "line, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN",
 	},
@@ -125,10 +125,11 @@ const struct cli_option cli_option_table[] = {
 		.name = "service",
 		.id = OPT_SERVICE,
 		.arg = "NAME",
-		.commands = BIT(CMD_EXPLAIN) | BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | BIT(CMD_APPLY),
+		.commands = BIT(CMD_EXPLAIN) | BIT(CMD_DOCTOR) | BIT(CMD_STATUS) | BIT(CMD_APPLY) |
+			    MONITORS,
 		.help = "the PAM service of the session (explain); the services\n"
 			"to check, repeatable (doctor); the service of sessions\n"
-			"logind names none for (status, apply)",
+			"logind names none for (status, apply, metrics, nagios)",
 	},
 	{
 		.name = "root",
@@ -153,6 +154,14 @@ const struct cli_option cli_option_table[] = {
 		.help = "write FILE, in one rename, not stdout (metrics)",
 	},
 	{
+		.name = "mode",
+		.id = OPT_MODE,
+		.arg = "MODE",
+		.commands = BIT(CMD_METRICS),
+		.help = "--output's file mode, octal (metrics; default 0666\n"
+			"less the umask)",
+	},
+	{
 		.name = "per-user",
 		.id = OPT_PER_USER,
 		.commands = BIT(CMD_METRICS),
@@ -174,6 +183,22 @@ const struct cli_option cli_option_table[] = {
 		.help = "CRITICAL when more than N are (nagios; default none)",
 	},
 	{
+		.name = "policy-warning",
+		.id = OPT_POLICY_WARNING,
+		.arg = "N",
+		.commands = BIT(CMD_NAGIOS),
+		.help = "WARNING when check finds more than N warnings about\n"
+			"the policy (nagios; default 0)",
+	},
+	{
+		.name = "policy-critical",
+		.id = OPT_POLICY_CRITICAL,
+		.arg = "N",
+		.commands = BIT(CMD_NAGIOS),
+		.help = "CRITICAL when it finds more than N (nagios; default\n"
+			"none)",
+	},
+	{
 		.name = "dry-run",
 		.id = OPT_DRY_RUN,
 		.commands = BIT(CMD_APPLY),
@@ -188,9 +213,13 @@ const struct cli_option cli_option_table[] = {
 	{
 		.name = "strict-host",
 		.id = OPT_STRICT_HOST,
-		.commands = BIT(CMD_CHECK),
-		.help = "so do warnings about this host: its users, groups,\n"
-			"services and memory (check)",
+		.arg = "[=KINDS]",
+		.commands = BIT(CMD_CHECK) | BIT(CMD_NAGIOS),
+		.help = "so do warnings about this host of KINDS, comma-\n"
+			"separated: names (users, groups, services it lacks),\n"
+			"bounds (a floor or ceiling decides over a share of\n"
+			"its memory), other; all three when not given (check;\n"
+			"nagios counts them as the policy's)",
 	},
 	{
 		.name = "entries",
@@ -317,7 +346,8 @@ void cli_usage(FILE *out)
 
 		snprintf(head, sizeof(head), "%c%c%c --%s%s%s", o->id <= 'z' ? '-' : ' ',
 			 o->id <= 'z' ? (char)o->id : ' ', o->id <= 'z' ? ',' : ' ', o->name,
-			 o->arg != NULL ? " " : "", o->arg != NULL ? o->arg : "");
+			 o->arg != NULL && o->arg[0] != '[' ? " " : "",
+			 o->arg != NULL ? o->arg : "");
 		fprintf(out, "  %-19s ", head);
 		print_lines(out, o->help, 22);
 	}

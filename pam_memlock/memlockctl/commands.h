@@ -75,13 +75,18 @@ enum cli_option_id {
 	/* No letters: plugins' usual -c is --conf here. */
 	OPT_WARNING,
 	OPT_CRITICAL,
+	OPT_POLICY_WARNING,
+	OPT_POLICY_CRITICAL,
+	OPT_MODE,
 	OPT_OUTPUT = 'o',
 };
 
 struct cli_option {
 	const char *name; /* the long name, without "--" */
 	enum cli_option_id id;
-	const char *arg;   /* the value's name in the help, NULL for none */
+	/* the value's name in the help, NULL for none; "[=NAME]" for a
+	 * value that may be left out */
+	const char *arg;
 	unsigned commands; /* 1 << CMD_..., each command that takes it */
 	const char *help;  /* lines; %s is the default policy file */
 };

@@ -58,6 +58,50 @@ static bool parse_count(const char *text, long *out)
 	return errno == 0 && *end == '\0';
 }
 
+/* --strict-host's KINDS: names, bounds, other, comma-separated; none
+ * given is all three. */
+static bool parse_host_kinds(const char *text, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned kind;
+	} kinds[] = {
+		{ "names", CLI_HOST_NAMES },
+		{ "bounds", CLI_HOST_BOUNDS },
+		{ "other", CLI_HOST_OTHER },
+	};
+	size_t i, len;
+
+	if (text == NULL) {
+		*out = CLI_HOST_ALL;
+		return true;
+	}
+	*out = 0;
+	do {
+		len = strcspn(text, ",");
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (strlen(kinds[i].name) == len && strncmp(text, kinds[i].name, len) == 0)
+				break;
+		if (i == sizeof(kinds) / sizeof(kinds[0]))
+			return false;
+		*out |= kinds[i].kind;
+		text += len;
+	} while (*text++ == ',');
+	return true;
+}
+
+/* --mode: octal, permission bits only (no set-id or sticky bit). */
+static bool parse_mode(const char *text, long *out)
+{
+	char *end;
+
+	if (text[0] < '0' || text[0] > '7')
+		return false;
+	errno = 0;
+	*out = strtol(text, &end, 8);
+	return errno == 0 && *end == '\0' && *out <= 0777;
+}
+
 /*
  * The module wants an absolute path; on the command line a relative one
  * means "from DIR" (the working directory for NULL), joined as written
@@ -98,7 +142,9 @@ static void getopt_tables(const struct cli_command *command, struct option longs
 			continue;
 		longs[n++] = (struct option){
 			.name = o->name,
-			.has_arg = o->arg != NULL ? required_argument : no_argument,
+			.has_arg = o->arg == NULL     ? no_argument
+				   : o->arg[0] == '[' ? optional_argument
+						      : required_argument,
 			.val = o->id,
 		};
 		if (o->id > CHAR_MAX)
@@ -146,6 +192,8 @@ int main(int argc, char **argv)
 		.services = services,
 		.entries = entries,
 		.critical = -1,
+		.policy_critical = -1,
+		.mode = -1,
 	};
 	const struct cli_command *command;
 	const char *conf = NULL, *as = NULL;
@@ -217,7 +265,10 @@ int main(int argc, char **argv)
 			options.strict = true;
 			break;
 		case OPT_STRICT_HOST:
-			options.strict = options.strict_host = true;
+			if (!parse_host_kinds(optarg, &options.strict_host))
+				return usage_error("%s: KINDS are names, bounds and other, comma-separated",
+						   "--strict-host");
+			options.strict = true;
 			break;
 		case OPT_ALL:
 			options.all = true;
@@ -243,6 +294,18 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PER_USER:
 			options.per_user = true;
+			break;
+		case OPT_MODE:
+			if (!parse_mode(optarg, &options.mode))
+				return usage_error("%s needs an octal mode, 0 to 0777", "--mode");
+			break;
+		case OPT_POLICY_WARNING:
+			if (!parse_count(optarg, &options.policy_warning))
+				return usage_error("%s needs a count of warnings", "--policy-warning");
+			break;
+		case OPT_POLICY_CRITICAL:
+			if (!parse_count(optarg, &options.policy_critical))
+				return usage_error("%s needs a count of warnings", "--policy-critical");
 			break;
 		case OPT_WARNING:
 			if (!parse_count(optarg, &options.warning))
@@ -286,6 +349,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);
+	if (options.mode >= 0 && options.output == NULL)
+		return usage_error("%s is the mode of --output's file: give --output", "--mode");
 	if (as != NULL && conf == NULL)
 		return usage_error("%s needs --conf, the file to read in its place", "--as");
 	if (conf != NULL) {

@@ -398,15 +398,29 @@ int live_scan(const char *root, const struct pml_source *source,
 	      const struct live_selection *selection, const char *service,
 	      const struct pml_log *log, struct live_scan *out)
 {
-	struct caches c = { .users = NULL };
-	pid_t *pids = NULL;
-	size_t n = 0, i;
+	struct pml_policy policy;
+	struct pml_machine machine;
 	int rc;
 
 	*out = (struct live_scan){ .procs = NULL };
-	rc = pml_load(source, log, &out->policy, &out->machine);
+	rc = pml_load(source, log, &policy, &machine);
 	if (rc < 0)
 		return rc;
+	return live_scan_loaded(root, &policy, &machine, selection, service, log, out);
+}
+
+int live_scan_loaded(const char *root, struct pml_policy *policy,
+		     const struct pml_machine *machine,
+		     const struct live_selection *selection, const char *service,
+		     const struct pml_log *log, struct live_scan *out)
+{
+	struct caches c = { .users = NULL };
+	pid_t *pids = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	*out = (struct live_scan){ .policy = *policy, .machine = *machine };
+	*policy = (struct pml_policy){ .n_rules = 0 };
 	c.per_cgroup = takes_available(&out->policy);
 	if (service != NULL && (c.service = intern(out, service)) == NULL)
 		rc = -ENOMEM;

@@ -103,6 +103,15 @@ struct live_scan {
 int live_scan(const char *root, const struct pml_source *source,
 	      const struct live_selection *selection, const char *service,
 	      const struct pml_log *log, struct live_scan *out);
+/*
+ * live_scan with the policy already loaded (memlockctl nagios and metrics
+ * load it once, with check): takes *POLICY over, leaving it empty, and
+ * frees it with the scan or on error.
+ */
+int live_scan_loaded(const char *root, struct pml_policy *policy,
+		     const struct pml_machine *machine,
+		     const struct live_selection *selection, const char *service,
+		     const struct pml_log *log, struct live_scan *out);
 void live_scan_free(struct live_scan *scan);
 
 /* The answer for PROC, or NULL when there is none (verdict unknown). */

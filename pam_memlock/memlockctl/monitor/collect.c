@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/check.h"
-
 /* doctor's visitor: keeps each path's service and verdict. */
 static void keep_path(const struct doc_path *p, bool last, void *ctx)
 {
@@ -37,14 +35,13 @@ static void keep_path(const struct doc_path *p, bool last, void *ctx)
 static void check(const struct cli_options *options, struct monitor_facts *f)
 {
 	char name[CHECK_NAME_MAX];
-	struct pml_policy policy;
 
 	check_policy_name(options, name, sizeof(name));
-	f->policy_loads = check_policy(options, name, stderr, &policy, &f->warnings) == CLI_EXIT_OK;
-	if (f->policy_loads)
-		pml_policy_free(&policy);
+	f->policy_loads = check_policy(options, name, stderr, &f->check) == CLI_EXIT_OK;
 }
 
+/* Under check's policy, taken over; none when it is invalid: status would
+ * only say check's errors again. */
 static int status(const struct cli_options *options, struct monitor_facts *f)
 {
 	struct live_selection selection;
@@ -58,8 +55,13 @@ static int status(const struct cli_options *options, struct monitor_facts *f)
 	rc = cli_selection(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	f->scan_rc = live_scan(options->root != NULL ? options->root : "", &options->source,
-			       &selection, NULL, &log, &f->scan);
+	if (!f->policy_loads) {
+		f->scan_rc = -EINVAL;
+		return CLI_EXIT_OK;
+	}
+	f->scan_rc = live_scan_loaded(options->root != NULL ? options->root : "",
+				      &f->check.policy, &f->check.machine, &selection,
+				      options->service, &log, &f->scan);
 	if (f->scan_rc < 0)
 		return CLI_EXIT_OK;
 	for (i = 0; i < f->scan.n_procs; i++)
@@ -95,6 +97,8 @@ void monitor_free(struct monitor_facts *f)
 	for (i = 0; i < f->n_paths; i++)
 		free(f->paths[i].service);
 	free(f->paths);
+	if (f->policy_loads)
+		check_result_free(&f->check);
 	if (f->scan_rc == 0)
 		live_scan_free(&f->scan);
 	*f = (struct monitor_facts){ .scan_rc = -EAGAIN };

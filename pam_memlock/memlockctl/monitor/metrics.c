@@ -63,6 +63,8 @@ static void sample(FILE *out, const char *name, const char *label, const char *v
 
 static void policy_series(FILE *out, const struct monitor_facts *f)
 {
+	size_t i;
+
 	family(out, "memlock_policy_loads",
 	       "Whether the pam_memlock policy loads (1) or the module would refuse it (0).");
 	sample(out, "memlock_policy_loads", NULL, NULL, f->policy_loads);
@@ -70,8 +72,19 @@ static void policy_series(FILE *out, const struct monitor_facts *f)
 		return;
 	family(out, "memlock_policy_warnings",
 	       "Warnings of memlockctl check, about the policy or about this host.");
-	sample(out, "memlock_policy_warnings", "about", "policy", f->warnings.policy);
-	sample(out, "memlock_policy_warnings", "about", "host", f->warnings.host);
+	sample(out, "memlock_policy_warnings", "about", "policy", f->check.count.policy);
+	sample(out, "memlock_policy_warnings", "about", "host", f->check.count.host);
+	/* Across a fleet a typo is the name every host lacks. */
+	if (f->check.n_missing == 0)
+		return;
+	family(out, "memlock_policy_name_unknown",
+	       "A user, group or PAM service the policy names and this host lacks, one series each.");
+	for (i = 0; i < f->check.n_missing; i++) {
+		fprintf(out, "memlock_policy_name_unknown{kind=\"%s\",name=\"",
+			f->check.missing[i].kind);
+		label_value(out, f->check.missing[i].name);
+		fputs("\"} 1\n", out);
+	}
 }
 
 static void doctor_series(FILE *out, const struct monitor_facts *f)
@@ -157,6 +170,7 @@ int cli_metrics(const struct cli_options *options)
 	struct monitor_facts f;
 	char *data = NULL;
 	size_t len = 0;
+	struct replace_how how = { .mode = (mode_t)options->mode };
 	const char *what;
 	FILE *mem;
 	int rc;
@@ -169,11 +183,16 @@ int cli_metrics(const struct cli_options *options)
 		monitor_free(&f);
 		return cli_finish_output(CLI_EXIT_OK);
 	}
+	/* As any file a command makes, unless the admin says (--mode). */
+	if (options->mode < 0) {
+		how.mode = umask(0);
+		umask(how.mode);
+		how.mode = 0666 & ~how.mode;
+	}
 	mem = open_memstream(&data, &len);
 	if (mem != NULL) {
 		print(mem, &f, options->per_user);
-		rc = fclose(mem) == 0 ? replace_file(options->output, data, len,
-						     (struct replace_how){ .mode = 0644 }, &what)
+		rc = fclose(mem) == 0 ? replace_file(options->output, data, len, how, &what)
 				      : -ENOMEM;
 	} else {
 		rc = -ENOMEM;

@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "doctor/path.h"
 #include "live/live.h"
-#include "policy/lint.h"
+#include "policy/check.h"
 
 #define MONITOR_DOC_VERDICTS (DOC_V_ERROR + 1)
 #define MONITOR_LIVE_VERDICTS (LIVE_UNKNOWN + 1)
@@ -29,9 +29,11 @@ struct monitor_path {
 
 struct monitor_facts {
 	struct timespec when; /* the run's start */
-	/* check: the policy loads, and its warnings when it does. */
+	/* check: the policy loads, and its warnings and the names it uses
+	 * that this host lacks when it does (the policy itself is status's
+	 * then: loaded once). */
 	bool policy_loads;
-	struct pml_lint_count warnings;
+	struct check_result check;
 	/* doctor: each path, in doctor's order; false when it could not run. */
 	bool doctor_ran;
 	struct monitor_path *paths;
@@ -47,7 +49,8 @@ struct monitor_facts {
 
 /*
  * Runs check, doctor and status as OPTIONS says (--conf, --root,
- * --service, --all), their messages on stderr and none on stdout.
+ * --service, --all), their messages on stderr and none on stdout; the
+ * policy is loaded once, by check, and its errors said once.
  * Returns CLI_EXIT_OK with *F filled (free it with monitor_free), or
  * CLI_EXIT_FAIL with a message: out of memory, an unknown user.
  */

@@ -10,9 +10,18 @@
  * The state, the first that holds: CRITICAL when the policy is invalid
  * (the module would change no limit at all); UNKNOWN when the processes
  * could not be read; CRITICAL when more processes than --critical are
- * below the policy; WARNING when more than --warning are (0 unless
- * given), or a session path is not ok (any verdict of doctor's but ok and
- * greeter: what doctor finds is a path to fix, not an outage); else OK.
+ * below the policy, or check finds more warnings than --policy-critical;
+ * WARNING when more than --warning are below (0 unless given), more
+ * warnings than --policy-warning (0 unless given) are found, or a session
+ * path is not ok (any verdict of doctor's but ok and greeter: what doctor
+ * finds is a path to fix, not an outage); else OK.  Check's warnings are
+ * those about the policy, and those about this host of the kinds
+ * --strict-host names (none unless given): a ceiling that decides on a
+ * large host is the ceiling doing its job.
+ *
+ * The plugin API gives "|" a meaning (the performance data follow it), so
+ * one in a name read from the host's files is written as \x7c, as
+ * memlockctl writes the bytes a terminal would act on.
  */
 #include "monitor.h"
 
@@ -56,12 +65,24 @@ static const struct monitor_path *first_not_ok(const struct monitor_facts *f)
 	return NULL;
 }
 
-static enum plugin_state judge(const struct monitor_facts *f, long warning, long critical,
+/* Check's warnings that count (the header). */
+static unsigned warnings(const struct cli_options *options, const struct monitor_facts *f)
+{
+	return f->check.count.policy + check_host_warnings(options->strict_host, f->check.count);
+}
+
+static bool above(size_t n, long threshold)
+{
+	return threshold >= 0 && n > (size_t)threshold;
+}
+
+static enum plugin_state judge(const struct cli_options *options, const struct monitor_facts *f,
 			       char *text, size_t len)
 {
 	size_t below = f->processes[LIVE_BELOW];
 	const struct monitor_path *bad = first_not_ok(f);
 	enum plugin_state state = PLUGIN_OK;
+	unsigned warned;
 	int used;
 
 	if (!f->policy_loads) {
@@ -76,17 +97,39 @@ static enum plugin_state judge(const struct monitor_facts *f, long warning, long
 		snprintf(text, len, "cannot check the session paths");
 		return PLUGIN_UNKNOWN;
 	}
-	if (critical >= 0 && below > (size_t)critical)
+	warned = warnings(options, f);
+	if (above(below, options->critical) || above(warned, options->policy_critical))
 		state = PLUGIN_CRITICAL;
-	else if (below > (size_t)warning || bad != NULL)
+	else if (above(below, options->warning) || bad != NULL ||
+		 above(warned, options->policy_warning))
 		state = PLUGIN_WARNING;
 	used = snprintf(text, len, "%zu of %zu %s below the policy, %zu of %zu session %s not ok",
 			below, f->scan.n_procs, cli_plural(f->scan.n_procs, "process", "processes"),
 			f->paths_not_ok, f->n_paths, cli_plural(f->n_paths, "path", "paths"));
+	if (warned > 0 && used > 0 && (size_t)used < len)
+		used += snprintf(text + used, len - (size_t)used, ", %u %s from memlockctl check",
+				 warned, cli_plural(warned, "warning", "warnings"));
 	if (bad != NULL && used > 0 && (size_t)used < len)
 		snprintf(text + used, len - (size_t)used, " (%s: %s)", bad->service,
 			 doc_verdict_names[bad->verdict]);
 	return state;
+}
+
+/* TEXT escaped as names are (cli_print_escaped), and "|" too. */
+static void print_plugin_text(const char *text)
+{
+	char piece[512];
+	size_t n;
+
+	for (;;) {
+		n = strcspn(text, "|");
+		snprintf(piece, sizeof(piece), "%.*s", (int)n, text);
+		cli_print_escaped(stdout, piece);
+		if (text[n] == '\0')
+			return;
+		fputs("\\x7c", stdout);
+		text += n + 1;
+	}
 }
 
 /* One label of the performance data: 'LABEL'=VALUE[UOM];WARN;CRIT;MIN. */
@@ -108,15 +151,19 @@ int cli_nagios(const struct cli_options *options)
 		cli_finish_output(CLI_EXIT_OK);
 		return PLUGIN_UNKNOWN;
 	}
-	state = judge(&f, options->warning, options->critical, text, sizeof(text));
+	state = judge(options, &f, text, sizeof(text));
 	/* The service names doctor read are the host's files': escaped as
-	 * memlockctl escapes every name it prints. */
+	 * memlockctl escapes every name it prints, and "|" too. */
 	printf("MEMLOCK %s - ", state_names[state]);
-	cli_print_escaped(stdout, text);
+	print_plugin_text(text);
 	printf(" |");
 	perf("policy_loads", f.policy_loads, "", "", "1:");
-	if (f.policy_loads)
-		perf("policy_warnings", f.warnings.policy, "", "", "");
+	if (f.policy_loads) {
+		threshold(warn, sizeof(warn), options->policy_warning);
+		threshold(crit, sizeof(crit), options->policy_critical);
+		perf("policy_warnings", f.check.count.policy, "", warn, crit);
+		perf("host_warnings", f.check.count.host, "", "", "");
+	}
 	perf("paths_not_ok", f.paths_not_ok, "", "0", "");
 	if (f.scan_rc == 0) {
 		threshold(warn, sizeof(warn), options->warning);

@@ -34,18 +34,44 @@ static int lookup_result(bool found)
 		       : -1;
 }
 
+/* The names lint asks about that this host lacks, each kept once. */
+static void keep_missing(struct check_result *r, const char *kind, const char *name)
+{
+	struct check_name *grown;
+	char *copy;
+	size_t i;
+
+	for (i = 0; i < r->n_missing; i++)
+		if (strcmp(r->missing[i].kind, kind) == 0 && strcmp(r->missing[i].name, name) == 0)
+			return;
+	copy = strdup(name);
+	grown = copy != NULL ? realloc(r->missing, (r->n_missing + 1) * sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		/* Still warned about and counted, if not listed. */
+		free(copy);
+		return;
+	}
+	r->missing = grown;
+	r->missing[r->n_missing++] = (struct check_name){ .kind = kind, .name = copy };
+}
+
+static int known(struct check_result *r, const char *kind, const char *name, int answer)
+{
+	if (answer == 0)
+		keep_missing(r, kind, name);
+	return answer;
+}
+
 static int user_known(const char *name, void *ctx)
 {
-	(void)ctx;
 	errno = 0;
-	return lookup_result(getpwnam(name) != NULL);
+	return known(ctx, "user", name, lookup_result(getpwnam(name) != NULL));
 }
 
 static int group_known(const char *name, void *ctx)
 {
-	(void)ctx;
 	errno = 0;
-	return lookup_result(getgrnam(name) != NULL);
+	return known(ctx, "group", name, lookup_result(getgrnam(name) != NULL));
 }
 
 static int user_uid(const char *name, uid_t *uid, void *ctx)
@@ -61,13 +87,12 @@ static int user_uid(const char *name, uid_t *uid, void *ctx)
 }
 
 /* PAM reads its stacks from /etc/pam.d, then the vendor directory. */
-static int service_known(const char *name, void *ctx)
+static int service_answer(const char *name)
 {
 	static const char *const dirs[] = { "/etc/pam.d", "/usr/lib/pam.d" };
 	char path[PATH_MAX];
 	size_t i;
 
-	(void)ctx;
 	if (strchr(name, '/') != NULL)
 		return 0;
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -80,12 +105,10 @@ static int service_known(const char *name, void *ctx)
 	return 0;
 }
 
-static const struct pml_lint_names nss = {
-	.user_known = user_known,
-	.group_known = group_known,
-	.user_uid = user_uid,
-	.service_known = service_known,
-};
+static int service_known(const char *name, void *ctx)
+{
+	return known(ctx, "service", name, service_answer(name));
+}
 
 static int ignored(const struct dirent *entry)
 {
@@ -163,39 +186,61 @@ void check_policy_name(const struct cli_options *options, char *buf, size_t len)
 		snprintf(buf, len, "%s", path);
 }
 
+unsigned check_host_warnings(unsigned kinds, struct pml_lint_count count)
+{
+	unsigned n = 0;
+
+	if (kinds & CLI_HOST_NAMES)
+		n += count.names;
+	if (kinds & CLI_HOST_BOUNDS)
+		n += count.bounds;
+	if (kinds & CLI_HOST_OTHER)
+		n += count.host - count.names - count.bounds;
+	return n;
+}
+
 /* Under --strict, warnings about the policy fail; under --strict-host,
- * those about this host too. */
+ * those about this host of the kinds it names too. */
 static bool strict_fails(const struct cli_options *options, const char *name,
 			 struct pml_lint_count count)
 {
+	unsigned host = check_host_warnings(options->strict_host, count);
+
 	if (options->strict && count.policy > 0) {
 		fprintf(stderr, "memlockctl: %s: %u %s, and --strict makes warnings fail\n",
 			name, count.policy, cli_plural(count.policy, "warning", "warnings"));
 		return true;
 	}
-	if (options->strict_host && count.host > 0) {
+	if (host > 0) {
 		fprintf(stderr, "memlockctl: %s: %u host %s, and --strict-host makes them fail\n",
-			name, count.host, cli_plural(count.host, "warning", "warnings"));
+			name, host, cli_plural(host, "warning", "warnings"));
 		return true;
 	}
 	return false;
 }
 
 int check_policy(const struct cli_options *options, const char *name, FILE *notes,
-		 struct pml_policy *policy, struct pml_lint_count *count)
+		 struct check_result *out)
 {
 	struct cli_log_state state;
 	struct pml_log log;
 	struct cli_source source;
-	struct pml_machine machine;
+	struct pml_lint_names nss = {
+		.user_known = user_known,
+		.group_known = group_known,
+		.user_uid = user_uid,
+		.service_known = service_known,
+		.ctx = out,
+	};
 	unsigned ignored;
 	int rc;
 
+	*out = (struct check_result){ .missing = NULL };
 	rc = cli_source_init(options, &source);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load(&source.source, &log, policy, &machine);
+	rc = pml_load(&source.source, &log, &out->policy, &out->machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
@@ -213,40 +258,50 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	/* The tree's own files the module never reads: about the files
 	 * checked, so about the policy. */
 	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
-	*count = pml_lint(policy, &machine, &nss, &log);
-	count->policy += ignored;
-	count->host += lint_rings(policy, &machine, &log).host;
+	out->count = pml_lint(&out->policy, &out->machine, &nss, &log);
+	out->count.policy += ignored;
+	out->count.host += lint_rings(&out->policy, &out->machine, &log).host;
 	cli_source_free(&source);
 	return CLI_EXIT_OK;
 }
 
+void check_result_free(struct check_result *result)
+{
+	size_t i;
+
+	pml_policy_free(&result->policy);
+	for (i = 0; i < result->n_missing; i++)
+		free(result->missing[i].name);
+	free(result->missing);
+	*result = (struct check_result){ .missing = NULL };
+}
+
 int cli_check(const struct cli_options *options)
 {
-	struct pml_policy policy;
-	struct pml_lint_count count;
+	struct check_result r;
 	char name[CHECK_NAME_MAX];
 	int rc;
 
 	/* Escaped as the "FILE:LINE:" messages above it are. */
 	check_policy_name(options, name, sizeof(name));
-	rc = check_policy(options, name, stdout, &policy, &count);
+	rc = check_policy(options, name, stdout, &r);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	if (strict_fails(options, name, count)) {
-		pml_policy_free(&policy);
+	if (strict_fails(options, name, r.count)) {
+		check_result_free(&r);
 		return CLI_EXIT_FAIL;
 	}
 	printf("%s: %s", name,
-	       cli_main_file_read(&policy) || options->as != NULL
+	       cli_main_file_read(&r.policy) || options->as != NULL
 		       ? "OK"
 		       : "not present, built-in defaults; OK");
-	if (count.policy > 0)
-		printf(", %u %s", count.policy, cli_plural(count.policy, "warning", "warnings"));
-	if (count.host > 0)
-		printf(", %u host %s", count.host, cli_plural(count.host, "warning", "warnings"));
-	printf(" (%zu %s, %zu %s)\n", policy.n_files,
-	       cli_plural(policy.n_files, "file", "files"), policy.n_rules,
-	       cli_plural(policy.n_rules, "rule", "rules"));
-	pml_policy_free(&policy);
+	if (r.count.policy > 0)
+		printf(", %u %s", r.count.policy, cli_plural(r.count.policy, "warning", "warnings"));
+	if (r.count.host > 0)
+		printf(", %u host %s", r.count.host, cli_plural(r.count.host, "warning", "warnings"));
+	printf(" (%zu %s, %zu %s)\n", r.policy.n_files,
+	       cli_plural(r.policy.n_files, "file", "files"), r.policy.n_rules,
+	       cli_plural(r.policy.n_rules, "rule", "rules"));
+	check_result_free(&r);
 	return cli_finish_output(CLI_EXIT_OK);
 }

@@ -21,14 +21,33 @@
  * under --as, escaped. */
 void check_policy_name(const struct cli_options *options, char *buf, size_t len);
 
+/* A name the policy uses and this host lacks. */
+struct check_name {
+	const char *kind; /* "user", "group", "service" */
+	char *name;
+};
+
+/* What check_policy finds. */
+struct check_result {
+	struct pml_policy policy;
+	struct pml_machine machine;
+	struct pml_lint_count count;
+	struct check_name *missing; /* each name once, in the policy's order */
+	size_t n_missing;
+};
+
 /*
  * Loads the policy OPTIONS names (cli_source_init) and lints it: errors
  * and warnings on stderr, NAME in the closing one, the notes about a
- * candidate's owner and mode on NOTES.  Returns CLI_EXIT_OK
- * with *POLICY loaded (free it with pml_policy_free) and *COUNT its
- * warnings, or CLI_EXIT_FAIL: the policy is invalid, or could not be read.
+ * candidate's owner and mode on NOTES.  Returns CLI_EXIT_OK with *OUT
+ * filled (free it with check_result_free), or CLI_EXIT_FAIL: the policy
+ * is invalid, or could not be read.
  */
 int check_policy(const struct cli_options *options, const char *name, FILE *notes,
-		 struct pml_policy *policy, struct pml_lint_count *count);
+		 struct check_result *out);
+void check_result_free(struct check_result *result);
+
+/* How many of COUNT's host warnings are of the CLI_HOST_ KINDS. */
+unsigned check_host_warnings(unsigned kinds, struct pml_lint_count count);
 
 #endif

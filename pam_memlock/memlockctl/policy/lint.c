@@ -119,6 +119,7 @@ static void lint_share_side(const struct level *level, const struct pml_side *si
 		      pml_key_name(side->from->key), share, came,
 		      side->clamp == PML_CLAMP_FLOOR ? "below" : "above", which, limit,
 		      which);
+	count->bounds++;
 }
 
 static void lint_shares(const struct level *level, const struct pml_log *log,
@@ -232,6 +233,7 @@ static void lint_list(const struct pml_policy *policy, const struct pml_rule *ru
 		pml_lint_warn(policy, rule->at, PML_FINDING_HOST, log, count,
 			      "%s %s does not exist on this machine", what,
 			      pml_quote(list->v[i], shown, sizeof(shown)));
+		count->names++;
 	}
 }
 

@@ -48,9 +48,13 @@ enum pml_finding {
 	PML_FINDING_HOST,   /* this host's names or memory make it so */
 };
 
-/* How many findings of each kind were logged. */
+/* How many findings of each kind were logged.  Of the host's, NAMES are
+ * users, groups and services this host lacks, BOUNDS floors and ceilings
+ * that decide over a share of this host's memory (often what they are
+ * there for); the rest are other facts of this host. */
 struct pml_lint_count {
 	unsigned policy, host;
+	unsigned names, bounds;
 };
 
 /*

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evaluate.h"
+#include "log.h"
+
 #define TEMP_SUFFIX ".memlockctl-XXXXXX"
 
 static int write_all(int fd, const char *data, size_t len)
@@ -95,10 +98,16 @@ static void sync_dir(const char *target)
 	char *dir = slash == NULL ? strdup(".")
 				  : strndup(target, slash == target ? 1 : (size_t)(slash - target));
 	int fd = dir != NULL ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	char shown[PML_DESCRIBE_MAX];
+	int err = 0;
 
-	if (fd < 0 || fsync(fd) < 0)
+	if (dir == NULL)
+		err = ENOMEM;
+	else if (fd < 0 || fsync(fd) < 0)
+		err = errno;
+	if (err != 0)
 		fprintf(stderr, "memlockctl: warning: cannot fsync the directory of %s: %s\n",
-			target, strerror(dir == NULL ? ENOMEM : errno));
+			pml_escape(target, shown, sizeof(shown)), strerror(err));
 	if (fd >= 0)
 		close(fd);
 	free(dir);

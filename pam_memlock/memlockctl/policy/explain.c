@@ -14,6 +14,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "measure/measure.h"
 #include "output/json.h"
@@ -466,6 +467,7 @@ int cli_explain(const struct cli_options *options)
 	};
 	struct pml_evaluation evaluation;
 	struct measure_rings rings;
+	struct utsname kernel;
 	struct cli_log_state state;
 	struct pml_log log;
 	int rc;
@@ -482,7 +484,8 @@ int cli_explain(const struct cli_options *options)
 	if (rc == 0) {
 		/* On standard error, apart from what programs read. */
 		cli_note_source(stderr, &source);
-		measure_default_rings(&rings);
+		/* What measure saved: explain itself only reads. */
+		measure_saved_rings(&rings, uname(&kernel) == 0 ? kernel.release : "");
 		if (options->json)
 			print_json(&evaluation, &rings);
 		else

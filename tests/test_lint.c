@@ -169,7 +169,7 @@ static void assert_lint_ring(const char *text, uint64_t ring, unsigned count,
 	struct pml_lint_count got;
 
 	load(text, &policy);
-	got = pml_lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
+	got = lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
 	ck_assert_uint_eq(got.policy, 0);
 	pml_policy_free(&policy);
 	assert_logged(got.host, count, lines);

@@ -38,7 +38,7 @@ START_TEST(rule_in_a_later_file_hides_an_earlier_one)
 					     strlen(main_text), &log_to_buffer), 0);
 	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.d/50.conf", dropin_text,
 					     strlen(dropin_text), &log_to_buffer), 0);
-	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer).policy, 1);
+	ck_assert_uint_eq(lint_policy(&policy, &machine, &fake_nss, &log_to_buffer).policy, 1);
 	ck_assert_str_eq(logged.text, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
 	pml_policy_free(&policy);
 }
@@ -220,16 +220,16 @@ START_TEST(covers_is_conservative)
 	uids_all.n_uids = 1;
 	uids_top.uids = &top;
 	uids_top.n_uids = 1;
-	ck_assert(pml_rule_covers(&empty, &users_a));
-	ck_assert(pml_rule_covers(&empty, &empty));
-	ck_assert(pml_rule_covers(&users_ab, &users_a));
-	ck_assert(!pml_rule_covers(&users_a, &users_ab));
-	ck_assert(!pml_rule_covers(&users_a, &empty));
-	ck_assert(pml_rule_covers(&uids_all, &uids_top));
-	ck_assert(!pml_rule_covers(&uids_top, &uids_all));
+	ck_assert(lint_rule_covers(&empty, &users_a));
+	ck_assert(lint_rule_covers(&empty, &empty));
+	ck_assert(lint_rule_covers(&users_ab, &users_a));
+	ck_assert(!lint_rule_covers(&users_a, &users_ab));
+	ck_assert(!lint_rule_covers(&users_a, &empty));
+	ck_assert(lint_rule_covers(&uids_all, &uids_top));
+	ck_assert(!lint_rule_covers(&uids_top, &uids_all));
 	/* A uid range says nothing about names, nor names about uids. */
-	ck_assert(!pml_rule_covers(&uids_all, &users_a));
-	ck_assert(!pml_rule_covers(&users_a, &uids_all));
+	ck_assert(!lint_rule_covers(&uids_all, &users_a));
+	ck_assert(!lint_rule_covers(&users_a, &uids_all));
 }
 END_TEST
 

@@ -81,7 +81,7 @@ static int service_known(const char *name, void *ctx)
 	return 0;
 }
 
-static const struct pml_lint_names nss = {
+static const struct lint_names nss = {
 	.user_known = user_known,
 	.group_known = group_known,
 	.user_uid = user_uid,
@@ -150,8 +150,8 @@ static struct pml_lint_count lint_rings(const struct pml_policy *policy,
 	measure_saved_rings(&rings, kernel.release);
 	if (rings.status != 0)
 		return none;
-	return pml_lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
-			     rings.release, log);
+	return lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
+			 rings.release, log);
 }
 
 /* What the closing line names: the file checked, or the candidate and
@@ -217,7 +217,7 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	/* The tree's own files the module never reads: about the files
 	 * checked, so about the policy. */
 	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
-	*count = pml_lint(policy, &machine, &nss, &log);
+	*count = lint_policy(policy, &machine, &nss, &log);
 	count->policy += ignored;
 	count->host += lint_rings(policy, &machine, &log).host;
 	cli_source_free(&source);

@@ -23,7 +23,7 @@ START_TEST(clean_rules_have_no_warning)
 	assert_lint("limit = \"1%\"; ceiling = \"1 TiB\";\n"
 		    "rules = (\n"
 		    "  { uid = \"5-\"; service = [\"sshd\", \"login\"]; mode = \"set\"; },\n"
-		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; },\n"
+		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; mode = \"set\"; },\n"
 		    "  { user = [\"root\", \"daemon\"]; limit = \"4 MiB\"; },\n"
 		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; }\n"
 		    ");\n", 0, "");

@@ -207,6 +207,43 @@ START_TEST(uid_range_with_a_gap_is_not_hidden)
 }
 END_TEST
 
+/*
+ * Modes weigh in the order: the Slurm site's policy.  Jobs (service
+ * "slurm", mode "set") start under slurmd's LimitMEMLOCK=infinity.  With
+ * the set rule after the hpc rule it decides for hpc members' jobs: capped,
+ * and the lint must not ask to move it first.  With it first, the hpc
+ * rule decides for them in mode "raise", and the job keeps unlimited: the
+ * lint names that order.  Raising to unlimited (rdma-admins) is setting it.
+ */
+#define SITE_HPC "  { group = \"hpc\"; limit = \"25%\"; ceiling = \"64 GiB\"; },\n"
+#define SITE_SLURM "  { service = \"slurm\"; limit = \"25%\"; ceiling = \"64 GiB\"; mode = \"set\"; },\n"
+#define SITE_RDMA "  { group = \"rdma-admins\"; limit = \"unlimited\"; }\n"
+
+START_TEST(set_rule_after_a_raise_rule_is_the_cap)
+{
+	assert_lint("limit = \"8 MiB\";\nrules = (\n" SITE_HPC SITE_SLURM SITE_RDMA ");\n", 0, "");
+}
+END_TEST
+
+START_TEST(raise_rule_after_a_set_rule_is_named)
+{
+	assert_lint("limit = \"8 MiB\";\nrules = (\n" SITE_SLURM SITE_HPC SITE_RDMA ");\n", 1,
+		    "t.conf:3: warning: the later rule at t.conf:4 decides for the sessions both match with mode = \"raise\" (the last matching rule wins): they keep a higher limit they start with (a daemon's LimitMEMLOCK=infinity), uncapped; to cap them, give that rule mode = \"set\", or add a rule for both, with mode = \"set\", after it\n");
+}
+END_TEST
+
+/* A later broader set rule with other limits than a raise rule: named,
+ * but never with "put general rules first". */
+START_TEST(set_rule_with_other_limits_is_not_moved_first)
+{
+	assert_lint("rules = (\n"
+		    "  { group = \"hpc\"; limit = \"25%\"; },\n"
+		    "  { service = \"slurm\"; limit = \"1 GiB\"; mode = \"set\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: warning: the broader rule at t.conf:3 comes later and decides for the sessions both match, with other limits and mode = \"set\" (the last matching rule wins): to give them this rule's limits, add a rule for both, with mode = \"set\", after it; moving it first would leave them uncapped\n");
+}
+END_TEST
+
 START_TEST(covers_is_conservative)
 {
 	struct pml_rule empty = { 0 }, users_a = { 0 }, users_ab = { 0 };
@@ -249,6 +286,9 @@ int main(void)
 		uid_ranges_covered_together_are_hidden,
 		uid_range_with_a_gap_is_not_hidden,
 		covers_is_conservative,
+		set_rule_after_a_raise_rule_is_the_cap,
+		raise_rule_after_a_set_rule_is_named,
+		set_rule_with_other_limits_is_not_moved_first,
 	};
 
 	return run_lint_cases("lint_order", cases, sizeof(cases) / sizeof(cases[0]));

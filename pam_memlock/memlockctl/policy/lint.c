@@ -353,12 +353,51 @@ static const char *here(enum lint_finding kind)
 	return kind == LINT_FINDING_HOST ? " on this host" : "";
 }
 
+/* The later rules a finding about one rule names, by what they do. */
+enum hider {
+	HIDER_BROADER,	/* broader, with other limits or mode: an ordering slip */
+	HIDER_SET,	/* broader, mode "set" over this rule's "raise" */
+	HIDER_UNCAPPED, /* mode "raise" over this rule's "set" */
+	HIDERS
+};
+
+static const char *const hider_text[HIDERS] = {
+	[HIDER_BROADER] = "the broader rule at %s:%u%s comes later and decides for the sessions both match%s (the last matching rule wins): put general rules first and exceptions after them",
+	/* Moving the set rule first would leave those sessions to this rule's
+	 * raise mode: never the advice. */
+	[HIDER_SET] = "the broader rule at %s:%u%s comes later and decides for the sessions both match%s, with other limits and mode = \"set\" (the last matching rule wins): to give them this rule's limits, add a rule for both, with mode = \"set\", after it; moving it first would leave them uncapped",
+	[HIDER_UNCAPPED] = "the later rule at %s:%u%s decides for the sessions both match%s with mode = \"raise\" (the last matching rule wins): they keep a higher limit they start with (a daemon's LimitMEMLOCK=infinity), uncapped; to cap them, give that rule mode = \"set\", or add a rule for both, with mode = \"set\", after it",
+};
+
+static enum pml_mode rule_mode(const struct pml_policy *policy, const struct pml_rule *rule)
+{
+	return pml_pick(policy, rule, PML_KEY_MODE)->mode;
+}
+
+/* Does RULE leave a session uncapped in mode "raise", where "set" would
+ * not?  Not where both its limits are unlimited on every machine: raising
+ * to unlimited is setting it. */
+static bool raise_uncaps(const struct pml_policy *policy, const struct pml_rule *rule,
+			 uint64_t page_size)
+{
+	struct pml_decision d;
+
+	if (rule_mode(policy, rule) != PML_MODE_RAISE)
+		return false;
+	/* The smallest machine gives the smallest limits. */
+	resolve_at(policy, rule, BASE_LOW, page_size, &d);
+	return d.soft.bytes != PML_UNLIMITED || d.hard.bytes != PML_UNLIMITED;
+}
+
 /*
  * A rule that a later one hides: wholly (it never decides), or for some
  * sessions (both can match one, the later rule is broader and gives other
- * limits or mode on some machine).  Only the first later rule is named,
- * with a count of the others, so that N overlapping rules give N warnings,
- * not N^2.
+ * limits or mode on some machine).  The modes weigh: a later broader rule
+ * in mode "set" over a "raise" rule caps the sessions both match, and
+ * putting it first would uncap them; a later rule in mode "raise", broader
+ * or not, over a "set" rule leaves those sessions uncapped.  Only the
+ * first later rule is named, with a count of the others, so that N
+ * overlapping rules give N warnings, not N^2.
  */
 static void lint_overridden(const struct pml_policy *policy, size_t index,
 			    const struct pml_machine *machine,
@@ -366,13 +405,16 @@ static void lint_overridden(const struct pml_policy *policy, size_t index,
 			    const struct pml_log *log, struct pml_lint_count *count)
 {
 	const struct pml_rule *rule = &policy->rules[index];
-	struct others o = { .first = { NULL, NULL } };
+	enum pml_mode mode = rule_mode(policy, rule);
+	struct others o[HIDERS] = { { .first = { NULL, NULL } } };
 	enum lint_finding kind;
+	enum hider h;
 	char more[64];
 	size_t j;
 
 	for (j = index + 1; j < policy->n_rules; j++) {
 		const struct pml_rule *later = &policy->rules[j];
+		enum pml_mode later_mode = rule_mode(policy, later);
 		enum lint_overlap overlap;
 		struct comparison c;
 
@@ -382,25 +424,37 @@ static void lint_overridden(const struct pml_policy *policy, size_t index,
 				  pml_policy_file_name(policy, later->at), later->at.line);
 			return;
 		}
-		if (narrowness(later) >= narrowness(rule))
-			continue;
 		overlap = lint_rules_overlap(rule, later, names);
 		if (overlap == LINT_OVERLAP_NEVER)
 			continue;
+		if (mode == PML_MODE_SET && raise_uncaps(policy, later, machine->page_size)) {
+			add_other(&o[HIDER_UNCAPPED], later, overlap);
+			continue;
+		}
+		if (narrowness(later) >= narrowness(rule))
+			continue;
+		/* Over a raise rule, a set rule's mode alone is the cap meant:
+		 * only other limits are worth a word. */
+		if (mode == PML_MODE_RAISE && later_mode == PML_MODE_SET) {
+			c = compare(policy, rule, later, machine->page_size, false);
+			if (c.less || c.more)
+				add_other(&o[HIDER_SET], later, overlap);
+			continue;
+		}
 		c = compare(policy, rule, later, machine->page_size, true);
 		if (c.less || c.more || c.other_mode)
-			add_other(&o, later, overlap);
+			add_other(&o[HIDER_BROADER], later, overlap);
 	}
-	for (kind = LINT_FINDING_POLICY; kind <= LINT_FINDING_HOST; kind++) {
-		if (o.first[kind] == NULL)
-			continue;
-		lint_warn(policy, rule->at, kind, log, count,
-			  "the broader rule at %s:%u%s comes later and decides for the sessions both match%s (the last matching rule wins): put general rules first and exceptions after them",
-			  pml_policy_file_name(policy, o.first[kind]->at),
-			  o.first[kind]->at.line,
-			  more_text(o.more[kind], "later", more, sizeof(more)),
-			  here(kind));
-	}
+	for (h = 0; h < HIDERS; h++)
+		for (kind = LINT_FINDING_POLICY; kind <= LINT_FINDING_HOST; kind++) {
+			if (o[h].first[kind] == NULL)
+				continue;
+			lint_warn(policy, rule->at, kind, log, count, hider_text[h],
+				  pml_policy_file_name(policy, o[h].first[kind]->at),
+				  o[h].first[kind]->at.line,
+				  more_text(o[h].more[kind], "later", more, sizeof(more)),
+				  here(kind));
+		}
 }
 
 /*
@@ -455,7 +509,7 @@ static void lint_group_order(const struct pml_policy *policy, size_t index,
 
 /*
  * The findings about the order of the rules for the rule at INDEX: the
- * first three of lint_policy's list.
+ * first four of lint_policy's list.
  */
 static void lint_order(const struct pml_policy *policy, size_t index,
 		       const struct pml_machine *machine,

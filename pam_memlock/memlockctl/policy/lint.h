@@ -59,7 +59,11 @@ struct pml_lint_count {
  *     it matches (the last matching rule wins);
  *   - a rule that a later, broader rule (by its narrowest key: user, then
  *     group, uid, service) overrides for the sessions both can match, with
- *     other limits (the first such rule is named, the others counted);
+ *     other limits (the first such rule is named, the others counted),
+ *     where a later rule in mode "set" over one in "raise" is the cap
+ *     meant, and is never to be moved first;
+ *   - a later rule in mode "raise" (but for unlimited) that can match
+ *     sessions of a rule in mode "set": it leaves them uncapped;
  *   - a group rule after another group rule that a user can be in as well,
  *     which gives less (both limits at most the earlier rule's on every
  *     machine, one of them lower on some);

@@ -75,6 +75,9 @@ enum cli_option_id {
 	/* No letters: plugins' usual -c is --conf here. */
 	OPT_WARNING,
 	OPT_CRITICAL,
+	OPT_RAM,
+	OPT_PAGE_SIZE,
+	OPT_KERNEL,
 	OPT_OUTPUT = 'o',
 };
 

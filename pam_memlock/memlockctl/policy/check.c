@@ -139,15 +139,15 @@ static bool unreadable_here(const char *path)
  * such warning. */
 static struct pml_lint_count lint_rings(const struct pml_policy *policy,
 					const struct pml_machine *machine,
-					const struct pml_log *log)
+					const char *release, const struct pml_log *log)
 {
 	struct pml_lint_count none = { 0 };
 	struct measure_rings rings;
 	struct utsname kernel;
 
-	if (uname(&kernel) < 0)
+	if (release == NULL && uname(&kernel) < 0)
 		return none;
-	measure_saved_rings(&rings, kernel.release);
+	measure_saved_rings(&rings, release != NULL ? release : kernel.release);
 	if (rings.status != 0)
 		return none;
 	return lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
@@ -199,7 +199,7 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load(&source.source, &log, policy, &machine);
+	rc = pml_load_assuming(&source.source, &options->assume, &log, policy, &machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
@@ -219,7 +219,7 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
 	*count = lint_policy(policy, &machine, &nss, &log);
 	count->policy += ignored;
-	count->host += lint_rings(policy, &machine, &log).host;
+	count->host += lint_rings(policy, &machine, options->kernel, &log).host;
 	cli_source_free(&source);
 	return CLI_EXIT_OK;
 }
@@ -248,6 +248,12 @@ int cli_check(const struct cli_options *options)
 		printf(", %u %s", count.policy, cli_plural(count.policy, "warning", "warnings"));
 	if (count.host > 0)
 		printf(", %u host %s", count.host, cli_plural(count.host, "warning", "warnings"));
+	/* Limits worked out for another host: said on the line read. */
+	if (options->assume.ram != 0 || options->assume.page_size != 0 || options->kernel != NULL)
+		printf(", for a hypothetical host (%s%s%s; names are this host's)",
+		       options->assume.ram != 0 ? "--ram" : "",
+		       options->assume.page_size != 0 ? (options->assume.ram != 0 ? ", --page-size" : "--page-size") : "",
+		       options->kernel != NULL ? (options->assume.ram != 0 || options->assume.page_size != 0 ? ", --kernel" : "--kernel") : "");
 	printf(" (%zu %s, %zu %s)\n", policy.n_files,
 	       cli_plural(policy.n_files, "file", "files"), policy.n_rules,
 	       cli_plural(policy.n_rules, "rule", "rules"));

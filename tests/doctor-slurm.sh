@@ -41,9 +41,10 @@ PropagateResourceLimitsExcept=MEMLOCK}" >"$root/etc/slurm/slurm.conf"
 	printf '%s\n' "${2-$set_rule}" >"$root/etc/security/memlock.conf"
 }
 
-# doctor: --service slurm on $root, JSON in $work/out, status in $status.
+# doctor [USER]: --service slurm on $root, JSON in $work/out, status in
+# $status.
 doctor() {
-	timeout 20 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf \
+	timeout 20 "$ctl" doctor ${1+"$1"} --root "$root" --conf /etc/security/memlock.conf \
 		--service slurm --json >"$work/out" 2>"$work/err"
 	status=$?
 }
@@ -60,7 +61,7 @@ expect() { # expect NAME EXPR WANT
 	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1" "want: $3" "got:  $got" "$(cat "$work/err")"; fi
 }
 
-echo "1..10"
+echo "1..12"
 
 node
 doctor
@@ -74,10 +75,42 @@ expect "... it starts from slurmd.service's LimitMEMLOCK=infinity, and reads slu
 node 'UsePAM=1
 PropagateResourceLimitsExcept=MEMLOCK' 'rules = ( { service = "slurm"; limit = "4 MiB"; } );'
 doctor
-expect "raise mode against slurmd's unlimited: overridden, unlimited, fix: mode = \"set\"" \
-	'p["verdict"], p["hard_unlimited"], p["fix"].split(":")[0]' \
-	"('overridden', True, 'give the rule for service \"slurm\" mode = \"set\"')"
+expect "raise mode against slurmd's unlimited: overridden, unlimited, fix: mode = \"set\" for the rule that decides" \
+	'p["verdict"], p["hard_unlimited"], p["fix"].split(": in raise mode")[0]' \
+	"('overridden', True, 'give the rule at /etc/security/memlock.conf:1, which decides for this session, mode = \"set\"')"
 [ "$status" = 1 ] && ok "exit 1 when the path is not ok" || not_ok "exit 1 when the path is not ok" "status $status"
+
+# A site's policy: 8 MiB for all, 25% (at most 64 GiB) for a group (root
+# here, which this host's NSS knows) and for Slurm jobs in mode "set",
+# unlimited for rdma-admins.  In the order check accepts, the set rule
+# comes after the group rule and decides for its members' jobs too; in
+# the other, the group rule decides them in mode "raise", and the job
+# keeps slurmd's unlimited: the fix names that rule, not the one for
+# slurm.
+site_group='  { group = "root"; limit = "25%"; ceiling = "64 GiB"; },'
+site_slurm='  { service = "slurm"; limit = "25%"; ceiling = "64 GiB"; mode = "set"; },'
+site_rdma='  { group = "pml-rdma-admins"; limit = "unlimited"; }'
+node 'UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK' "limit = \"8 MiB\";
+rules = (
+$site_group
+$site_slurm
+$site_rdma
+);"
+doctor root
+expect "the site's policy, set rule last: a group member's job is capped: ok" \
+	'p["verdict"], p["hard_unlimited"], p["fix"]' "('ok', False, None)"
+node 'UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK' "limit = \"8 MiB\";
+rules = (
+$site_slurm
+$site_group
+$site_rdma
+);"
+doctor root
+expect "the site's policy, group rule last: overridden, and the fix names the group rule at line 4" \
+	'p["verdict"], p["hard_unlimited"], p["fix"].split(": in raise mode")[0]' \
+	"('overridden', True, 'give the rule at /etc/security/memlock.conf:4, which decides for this session, mode = \"set\"')"
 
 node 'usepam=yes'
 doctor

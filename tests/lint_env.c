@@ -35,7 +35,7 @@ static int fake_uid(const char *name, uid_t *uid, void *ctx)
 	return fake_known(name, ctx) == 1 ? -1 : fake_known(name, ctx);
 }
 
-const struct pml_lint_names fake_nss = {
+const struct lint_names fake_nss = {
 	.user_known = fake_known, .group_known = fake_known,
 	.user_uid = fake_uid, .service_known = fake_known,
 };
@@ -57,7 +57,7 @@ unsigned lint(const char *text)
 	struct pml_policy policy;
 
 	load(text, &policy);
-	counted = pml_lint(&policy, &machine, &fake_nss, &log_to_buffer);
+	counted = lint_policy(&policy, &machine, &fake_nss, &log_to_buffer);
 	pml_policy_free(&policy);
 	return counted.policy + counted.host;
 }

@@ -22,7 +22,7 @@ extern const struct pml_log log_to_buffer;
 /* Names starting "pml-no-such" are unknown, names starting "pml-nss-down"
  * cannot be looked up, every other name exists; users "u<N>" have uid N,
  * other known users have none to give. */
-extern const struct pml_lint_names fake_nss;
+extern const struct lint_names fake_nss;
 /* The kinds of the last lint(). */
 extern struct pml_lint_count counted;
 

@@ -23,7 +23,7 @@ START_TEST(clean_rules_have_no_warning)
 	assert_lint("limit = \"1%\"; ceiling = \"1 TiB\";\n"
 		    "rules = (\n"
 		    "  { uid = \"5-\"; service = [\"sshd\", \"login\"]; mode = \"set\"; },\n"
-		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; },\n"
+		    "  { group = \"root\"; uid = \"0-10\"; soft = \"1 MiB\"; mode = \"set\"; },\n"
 		    "  { user = [\"root\", \"daemon\"]; limit = \"4 MiB\"; },\n"
 		    "  { user = \"root\"; service = \"sshd\"; limit = \"2 MiB\"; }\n"
 		    ");\n", 0, "");
@@ -169,7 +169,7 @@ static void assert_lint_ring(const char *text, uint64_t ring, unsigned count,
 	struct pml_lint_count got;
 
 	load(text, &policy);
-	got = pml_lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
+	got = lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);
 	ck_assert_uint_eq(got.policy, 0);
 	pml_policy_free(&policy);
 	assert_logged(got.host, count, lines);

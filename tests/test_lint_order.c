@@ -38,7 +38,7 @@ START_TEST(rule_in_a_later_file_hides_an_earlier_one)
 					     strlen(main_text), &log_to_buffer), 0);
 	ck_assert_int_eq(pml_policy_add_text(&policy, "/etc/memlock.d/50.conf", dropin_text,
 					     strlen(dropin_text), &log_to_buffer), 0);
-	ck_assert_uint_eq(pml_lint(&policy, &machine, &fake_nss, &log_to_buffer).policy, 1);
+	ck_assert_uint_eq(lint_policy(&policy, &machine, &fake_nss, &log_to_buffer).policy, 1);
 	ck_assert_str_eq(logged.text, "/etc/memlock.conf:2: warning: this rule never decides: the later rule at /etc/memlock.d/50.conf:2 matches every session it matches, and the last matching rule wins\n");
 	pml_policy_free(&policy);
 }
@@ -207,6 +207,43 @@ START_TEST(uid_range_with_a_gap_is_not_hidden)
 }
 END_TEST
 
+/*
+ * Modes weigh in the order: the Slurm site's policy.  Jobs (service
+ * "slurm", mode "set") start under slurmd's LimitMEMLOCK=infinity.  With
+ * the set rule after the hpc rule it decides for hpc members' jobs: capped,
+ * and the lint must not ask to move it first.  With it first, the hpc
+ * rule decides for them in mode "raise", and the job keeps unlimited: the
+ * lint names that order.  Raising to unlimited (rdma-admins) is setting it.
+ */
+#define SITE_HPC "  { group = \"hpc\"; limit = \"25%\"; ceiling = \"64 GiB\"; },\n"
+#define SITE_SLURM "  { service = \"slurm\"; limit = \"25%\"; ceiling = \"64 GiB\"; mode = \"set\"; },\n"
+#define SITE_RDMA "  { group = \"rdma-admins\"; limit = \"unlimited\"; }\n"
+
+START_TEST(set_rule_after_a_raise_rule_is_the_cap)
+{
+	assert_lint("limit = \"8 MiB\";\nrules = (\n" SITE_HPC SITE_SLURM SITE_RDMA ");\n", 0, "");
+}
+END_TEST
+
+START_TEST(raise_rule_after_a_set_rule_is_named)
+{
+	assert_lint("limit = \"8 MiB\";\nrules = (\n" SITE_SLURM SITE_HPC SITE_RDMA ");\n", 1,
+		    "t.conf:3: warning: the later rule at t.conf:4 decides for the sessions both match with mode = \"raise\" (the last matching rule wins): they keep a higher limit they start with (a daemon's LimitMEMLOCK=infinity), uncapped; to cap them, give that rule mode = \"set\", or add a rule for both, with mode = \"set\", after it\n");
+}
+END_TEST
+
+/* A later broader set rule with other limits than a raise rule: named,
+ * but never with "put general rules first". */
+START_TEST(set_rule_with_other_limits_is_not_moved_first)
+{
+	assert_lint("rules = (\n"
+		    "  { group = \"hpc\"; limit = \"25%\"; },\n"
+		    "  { service = \"slurm\"; limit = \"1 GiB\"; mode = \"set\"; }\n"
+		    ");\n", 1,
+		    "t.conf:2: warning: the broader rule at t.conf:3 comes later and decides for the sessions both match, with other limits and mode = \"set\" (the last matching rule wins): to give them this rule's limits, add a rule for both, with mode = \"set\", after it; moving it first would leave them uncapped\n");
+}
+END_TEST
+
 START_TEST(covers_is_conservative)
 {
 	struct pml_rule empty = { 0 }, users_a = { 0 }, users_ab = { 0 };
@@ -220,16 +257,16 @@ START_TEST(covers_is_conservative)
 	uids_all.n_uids = 1;
 	uids_top.uids = &top;
 	uids_top.n_uids = 1;
-	ck_assert(pml_rule_covers(&empty, &users_a));
-	ck_assert(pml_rule_covers(&empty, &empty));
-	ck_assert(pml_rule_covers(&users_ab, &users_a));
-	ck_assert(!pml_rule_covers(&users_a, &users_ab));
-	ck_assert(!pml_rule_covers(&users_a, &empty));
-	ck_assert(pml_rule_covers(&uids_all, &uids_top));
-	ck_assert(!pml_rule_covers(&uids_top, &uids_all));
+	ck_assert(lint_rule_covers(&empty, &users_a));
+	ck_assert(lint_rule_covers(&empty, &empty));
+	ck_assert(lint_rule_covers(&users_ab, &users_a));
+	ck_assert(!lint_rule_covers(&users_a, &users_ab));
+	ck_assert(!lint_rule_covers(&users_a, &empty));
+	ck_assert(lint_rule_covers(&uids_all, &uids_top));
+	ck_assert(!lint_rule_covers(&uids_top, &uids_all));
 	/* A uid range says nothing about names, nor names about uids. */
-	ck_assert(!pml_rule_covers(&uids_all, &users_a));
-	ck_assert(!pml_rule_covers(&users_a, &uids_all));
+	ck_assert(!lint_rule_covers(&uids_all, &users_a));
+	ck_assert(!lint_rule_covers(&users_a, &uids_all));
 }
 END_TEST
 
@@ -249,6 +286,9 @@ int main(void)
 		uid_ranges_covered_together_are_hidden,
 		uid_range_with_a_gap_is_not_hidden,
 		covers_is_conservative,
+		set_rule_after_a_raise_rule_is_the_cap,
+		raise_rule_after_a_set_rule_is_named,
+		set_rule_with_other_limits_is_not_moved_first,
 	};
 
 	return run_lint_cases("lint_order", cases, sizeof(cases) / sizeof(cases[0]));

@@ -230,7 +230,7 @@ static struct pml_lint_count lint_tree(void)
 	struct pml_lint_count count;
 
 	ck_assert_msg(load(NULL, NULL, &policy) == 0, "%s", logged.text);
-	count = pml_lint(&policy, &machine, NULL, &log_to_buffer);
+	count = lint_policy(&policy, &machine, NULL, &log_to_buffer);
 	pml_policy_free(&policy);
 	return count;
 }

@@ -10,6 +10,13 @@
 int pml_load(const struct pml_source *source, const struct pml_log *log,
 	     struct pml_policy *policy, struct pml_machine *machine)
 {
+	return pml_load_assuming(source, NULL, log, policy, machine);
+}
+
+int pml_load_assuming(const struct pml_source *source, const struct pml_assume *assume,
+		      const struct pml_log *log, struct pml_policy *policy,
+		      struct pml_machine *machine)
+{
 	int rc;
 
 	pml_policy_init(policy);
@@ -19,6 +26,12 @@ int pml_load(const struct pml_source *source, const struct pml_log *log,
 			strerror(-rc));
 		return rc;
 	}
+	/* Before the policy is read: a floor of "page" is checked against
+	 * the page size. */
+	if (assume != NULL && assume->ram != 0)
+		machine->ram = machine->available.bytes = assume->ram;
+	if (assume != NULL && assume->page_size != 0)
+		machine->page_size = assume->page_size;
 	rc = pml_policy_load(source, machine->page_size, log, policy);
 	if (rc == -ENOMEM)
 		pml_log(log, LOG_CRIT, "out of memory");
@@ -41,6 +54,12 @@ static int probe_available(struct pml_identity *identity,
 		.uid = identity->uid,
 	};
 
+	/* Another host's cgroups are not this one's. */
+	if (scope->assume.ram != 0) {
+		machine->available = (struct pml_available){ .bytes = machine->ram,
+							     .scope = PML_BASE_TOP };
+		return 0;
+	}
 	if (!query.uid_known && identity->user != NULL &&
 	    pml_has_user_slice(query.root)) {
 		int rc = pml_user_uid(identity->user, &query.uid);
@@ -110,7 +129,8 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 	*out = (struct pml_evaluation){
 		.identity = { .user = request->user, .service = request->service },
 	};
-	rc = pml_load(&request->source, log, &out->policy, &out->machine);
+	rc = pml_load_assuming(&request->source, &request->scope.assume, log, &out->policy,
+			       &out->machine);
 	if (rc < 0)
 		return rc;
 	rc = pml_decide_loaded(&out->policy, &out->identity, &request->scope,

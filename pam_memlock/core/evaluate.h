@@ -8,11 +8,22 @@
 #define PML_EVALUATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "decide.h"
 #include "log.h"
 #include "policy.h"
+
+/*
+ * Machine facts taken as given, not read here: memlockctl's "on a host of
+ * 512 GiB" (--ram, --page-size).  Zero: read this machine's.  Given RAM
+ * is a host of its own: no cgroup of this one limits "available" there.
+ */
+struct pml_assume {
+	uint64_t ram;
+	uint64_t page_size;
+};
 
 /*
  * How far a decision looks.  All zero is the module's: the groups the
@@ -22,8 +33,9 @@
  */
 struct pml_scope {
 	enum pml_groups_scope groups;
-	const char *root; /* paths are read under it; NULL: this machine */
-	pid_t pid;	  /* whose cgroup: 0 this process, or PML_NO_PROCESS */
+	struct pml_assume assume; /* all zero: this machine */
+	const char *root;	  /* paths are read under it; NULL: this machine */
+	pid_t pid;		  /* whose cgroup: 0 this process, or PML_NO_PROCESS */
 };
 
 struct pml_request {
@@ -48,6 +60,12 @@ struct pml_evaluation {
  */
 int pml_load(const struct pml_source *source, const struct pml_log *log,
 	     struct pml_policy *policy, struct pml_machine *machine);
+
+/* pml_load with the facts of ASSUME (may be NULL) in place of this
+ * machine's. */
+int pml_load_assuming(const struct pml_source *source, const struct pml_assume *assume,
+		      const struct pml_log *log, struct pml_policy *policy,
+		      struct pml_machine *machine);
 
 /*
  * Returns 0 with *out filled (free it with pml_evaluation_free), or an

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "decide.h"
+#include "evaluate.h"
 #include "log.h"
 #include "policy.h"
 
@@ -31,7 +32,12 @@ struct cli_options {
 	const char *as;
 	bool strict;	      /* check --strict */
 	unsigned strict_host; /* check, nagios --strict-host: CLI_HOST_ kinds */
-	bool json;	      /* explain/show/doctor/status/apply --json */
+	/* check, explain --ram, --page-size: a hypothetical host's facts
+	 * (zero: this one's); --kernel: its release, for the saved ring
+	 * figures (NULL: this one's). */
+	struct pml_assume assume;
+	const char *kernel;
+	bool json; /* explain/show/doctor/status/apply --json */
 	/* doctor, status --root: the prefix of every path read. */
 	const char *root;
 	const char **services; /* doctor --service, each */

@@ -222,6 +222,29 @@ const struct cli_option cli_option_table[] = {
 			"nagios counts them as the policy's)",
 	},
 	{
+		.name = "ram",
+		.id = OPT_RAM,
+		.arg = "SIZE",
+		.commands = BIT(CMD_CHECK) | BIT(CMD_EXPLAIN),
+		.help = "work limits out for a hypothetical host of SIZE of RAM,\n"
+			"no cgroup limiting it (check, explain)",
+	},
+	{
+		.name = "page-size",
+		.id = OPT_PAGE_SIZE,
+		.arg = "SIZE",
+		.commands = BIT(CMD_CHECK) | BIT(CMD_EXPLAIN),
+		.help = "... with pages of SIZE (check, explain)",
+	},
+	{
+		.name = "kernel",
+		.id = OPT_KERNEL,
+		.arg = "RELEASE",
+		.commands = BIT(CMD_CHECK) | BIT(CMD_EXPLAIN),
+		.help = "... running Linux RELEASE: the ring figures measure\n"
+			"saved for it (check, explain)",
+	},
+	{
 		.name = "entries",
 		.id = OPT_ENTRIES,
 		.arg = "N",

@@ -78,6 +78,9 @@ enum cli_option_id {
 	OPT_POLICY_WARNING,
 	OPT_POLICY_CRITICAL,
 	OPT_MODE,
+	OPT_RAM,
+	OPT_PAGE_SIZE,
+	OPT_KERNEL,
 	OPT_OUTPUT = 'o',
 };
 

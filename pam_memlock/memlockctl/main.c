@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "size.h"
 #include "live/live.h"
 
 #ifndef PACKAGE_VERSION
@@ -129,6 +130,22 @@ static char *absolute_path(const char *path, const char *dir)
  * short-option string, ':' first so that a missing value is told from an
  * unknown option.
  */
+#define PAGE_MIN 4096u
+#define PAGE_MAX (1u << 20)
+
+/* A hypothetical host's size: at least MIN bytes, not unlimited. */
+static int parse_host_size(const char *text, uint64_t min, uint64_t *out)
+{
+	struct pml_amount amount;
+	const char *why;
+
+	if (pml_parse_size(text, &amount, &why) < 0 || amount.bytes == PML_UNLIMITED ||
+	    amount.bytes < min)
+		return -EINVAL;
+	*out = amount.bytes;
+	return 0;
+}
+
 static void getopt_tables(const struct cli_command *command, struct option longs[OPTIONS_MAX],
 			  char shorts[OPTIONS_MAX * 2 + 2])
 {
@@ -269,6 +286,21 @@ int main(int argc, char **argv)
 				return usage_error("%s: KINDS are names, bounds and other, comma-separated",
 						   "--strict-host");
 			options.strict = true;
+			break;
+		case OPT_RAM:
+			if (parse_host_size(optarg, 1, &options.assume.ram) < 0)
+				return usage_error("%s needs a size of memory, such as 512GiB", "--ram");
+			break;
+		case OPT_PAGE_SIZE:
+			if (parse_host_size(optarg, PAGE_MIN, &options.assume.page_size) < 0 ||
+			    (options.assume.page_size & (options.assume.page_size - 1)) != 0 ||
+			    options.assume.page_size > PAGE_MAX)
+				return usage_error("%s needs a power of two from 4 KiB to 1 MiB", "--page-size");
+			break;
+		case OPT_KERNEL:
+			if (optarg[0] == '\0' || optarg[0] == '.' || strchr(optarg, '/') != NULL)
+				return usage_error("%s needs a kernel release, as uname -r prints", "--kernel");
+			options.kernel = optarg;
 			break;
 		case OPT_ALL:
 			options.all = true;

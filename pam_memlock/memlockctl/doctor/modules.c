@@ -17,10 +17,11 @@
 #include "rootfs.h"
 
 /* Raise mode is right to keep a higher start; a policy meant as a cap
- * is not one, and nothing else would say so. */
+ * is not one, and nothing else would say so.  Named where the mode is to
+ * be given: the rule that decides, or the top level. */
 #define KEPT_HIGHER                                                              \
 	" (raise mode leaves the session's higher limit: the policy is no cap; " \
-	"mode = \"set\" makes it one)"
+	"mode = \"set\" makes it one, %s%s)"
 
 /* A name no account has: the policy's answer for "any user". */
 #define ANY_USER "(any user)"
@@ -197,6 +198,9 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	} else {
 		const struct pml_decision *dec = &e.decision;
 
+		if (dec->rule != NULL)
+			pml_describe_at(&e.policy, dec->rule->at, s->rule, sizeof(s->rule));
+
 		doc_pair_text((struct doc_value){ dec->soft.bytes, true },
 			      (struct doc_value){ dec->hard.bytes, true }, target, sizeof(target));
 		if (!d->have_user && e.policy.n_rules > 0)
@@ -211,10 +215,16 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 			s->kept_higher = (soft->known && soft->bytes > dec->soft.bytes) ||
 					 (hard->known && hard->bytes > dec->hard.bytes);
 			doc_pair_text(*soft, *hard, text, sizeof(text));
-			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s%s",
+			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
 				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),
-				 p->depends_on_user ? " (for users no rule names)" : "", text,
-				 s->kept_higher ? KEPT_HIGHER : "");
+				 p->depends_on_user ? " (for users no rule names)" : "", text);
+			if (s->kept_higher) {
+				size_t len = strlen(s->effect);
+
+				snprintf(s->effect + len, sizeof(s->effect) - len, KEPT_HIGHER,
+					 s->rule[0] != '\0' ? "in the rule that decides, at " : "at the top level",
+					 s->rule);
+			}
 		}
 		pml_evaluation_free(&e);
 	}

@@ -69,6 +69,9 @@ struct doc_step {
 	struct doc_value soft, hard; /* the session's memlock after this step */
 	bool changes;		     /* it sets memlock */
 	bool kept_higher;	     /* raise mode kept a limit above the policy's */
+	/* pam_memlock's: "FILE:LINE" of the rule that decides, "" where the
+	 * top level (or no policy) does: what a fix names. */
+	char rule[DOC_PATH_MAX + 16];
 };
 
 struct doc_path {

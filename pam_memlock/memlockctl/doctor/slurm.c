@@ -150,6 +150,7 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 	struct doc_slurm_conf c;
 	struct doc_text text;
 	const char *file = NULL;
+	const struct doc_step *kept;
 	struct doc_step *s;
 	char fix[DOC_MSG_MAX];
 	size_t i;
@@ -198,10 +199,17 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 		finding(p, DOC_V_MISSING, true, fix);
 		return;
 	}
-	if (raise_kept(p) != NULL) {
-		snprintf(fix, sizeof(fix),
-			 "give the rule for service \"%s\" mode = \"set\": in raise mode the session keeps slurmd's higher limit (%.800s)",
-			 DOC_SLURM_SERVICE, p->n_steps > 0 ? p->steps[0].effect : "its start");
+	if ((kept = raise_kept(p)) != NULL) {
+		/* The rule that decides, which need not be the one for the
+		 * service: a later group rule decides for its members' jobs. */
+		if (kept->rule[0] != '\0')
+			snprintf(fix, sizeof(fix),
+				 "give the rule at %.400s, which decides for this session, mode = \"set\": in raise mode the session keeps slurmd's higher limit (%.500s)",
+				 kept->rule, p->n_steps > 0 ? p->steps[0].effect : "its start");
+		else
+			snprintf(fix, sizeof(fix),
+				 "give the policy's top level, which decides for this session, mode = \"set\", or add a rule for service \"%s\" with mode = \"set\": in raise mode the session keeps slurmd's higher limit (%.500s)",
+				 DOC_SLURM_SERVICE, p->n_steps > 0 ? p->steps[0].effect : "its start");
 		finding(p, DOC_V_OVERRIDDEN, false, fix);
 		return;
 	}

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,13 +168,40 @@ static void measure_workload(struct measure_table *t)
 	verify(t);
 }
 
-int measure_buffer_share(const struct measure_result *total,
-			 const struct measure_result *small_ring, uint64_t *bytes)
+/*
+ * What check and explain show, kept from the table: the small ring and
+ * the ring of MEASURE_DEFAULT_ENTRIES, where the table has both, or that
+ * io_uring is missing or refused.  Said on standard error, apart from the
+ * table programs read; a failure to save fails nothing.
+ */
+static void save(const struct measure_table *t)
 {
-	if (total->rc < 0 || small_ring->rc < 0)
-		return total->rc < 0 ? total->rc : small_ring->rc;
-	*bytes = total->bytes - small_ring->bytes;
-	return 0;
+	const struct measure_session *s = &t->session;
+	struct measure_rings rings = {
+		.status = s->io_uring == 0 ? 0 : s->io_uring == -ENOSYS ? -ENOSYS
+									: -EPERM,
+		.small = t->small_ring.bytes,
+		.page = s->page,
+	};
+	char path[PATH_MAX], shown[PATH_MAX];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < t->n_entries && t->entries[i] != MEASURE_DEFAULT_ENTRIES; i++)
+		;
+	if (s->io_uring == 0 &&
+	    (i == t->n_entries || t->ring[i].rc < 0 || t->small_ring.rc < 0))
+		return;
+	if (s->io_uring == 0)
+		rings.large = t->ring[i].bytes;
+	snprintf(rings.release, sizeof(rings.release), "%s", s->kernel.release);
+	rc = measure_save_rings(&rings, path, sizeof(path));
+	if (rc < 0)
+		fprintf(stderr, "memlockctl: measure: cannot save what check and explain show in %s/: %s\n",
+			pml_escape(measure_saved_dir(), shown, sizeof(shown)), strerror(-rc));
+	else
+		fprintf(stderr, "memlockctl: measure: saved for check and explain: %s\n",
+			pml_escape(path, shown, sizeof(shown)));
 }
 
 static int cannot_measure(int rc)
@@ -202,6 +230,8 @@ int cli_measure(const struct cli_options *options)
 			measure_workload(t);
 		else
 			measure_table(t);
+		if (!t->workload_mode)
+			save(t);
 		if (options->json)
 			measure_print_json(stdout, t);
 		else

@@ -2,7 +2,7 @@
 /*
  * What a limit holds on this kernel, for explain: whole rings of the
  * default size, or registered buffers beside one small ring.  Both come
- * from measure_default_rings(); the buffers are counted by the page, which
+ * from what `memlockctl measure` saved (measure_saved_rings); the buffers are counted by the page, which
  * is what `memlockctl measure` shows a page-aligned buffer costs.
  */
 #include "measure.h"
@@ -21,22 +21,16 @@ static uint64_t buffer_room(const struct measure_rings *r, uint64_t limit)
 	return paged > r->small ? paged - r->small : 0;
 }
 
-static const char *why_not(int status)
-{
-	switch (-status) {
-	case EPERM:
-		return "not measured: memlockctl measure needs root";
-	case ENOSYS:
-		return "not measured: this kernel has no io_uring";
-	default:
-		return "not measured: io_uring is not usable here";
-	}
-}
-
 void measure_print_fits(FILE *out, const struct measure_rings *r, uint64_t limit)
 {
+	if (r->status == -ENOENT) {
+		fprintf(out, "not measured for Linux %s: `memlockctl measure` (as root) measures and saves it",
+			r->release);
+		return;
+	}
 	if (r->status < 0) {
-		fprintf(out, "%s", why_not(r->status));
+		fprintf(out, "no io_uring: Linux %s %s (measured)", r->release,
+			r->status == -ENOSYS ? "has none" : "refuses it");
 		return;
 	}
 	if (limit == PML_UNLIMITED) {

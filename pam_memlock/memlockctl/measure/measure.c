@@ -156,20 +156,3 @@ int measure_start(struct measure_session *s)
 		s->io_uring = 0;
 	return 0;
 }
-
-void measure_default_rings(struct measure_rings *rings)
-{
-	struct measure_session session;
-	struct measure_probe probe = { .kind = MEASURE_RING, .entries = MEASURE_BUFFER_RING };
-
-	*rings = (struct measure_rings){ .status = measure_start(&session) };
-	rings->page = session.page;
-	snprintf(rings->release, sizeof(rings->release), "%s", session.kernel.release);
-	if (rings->status == 0)
-		rings->status = session.io_uring;
-	if (rings->status == 0)
-		rings->status = measure_need(&session, &probe, &rings->small);
-	probe.entries = MEASURE_DEFAULT_ENTRIES;
-	if (rings->status == 0)
-		rings->status = measure_need(&session, &probe, &rings->large);
-}

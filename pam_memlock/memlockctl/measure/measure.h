@@ -65,21 +65,38 @@ int measure_need(struct measure_session *session,
 int measure_try(struct measure_session *session,
 		const struct measure_probe *probe, uint64_t limit);
 
-/* What one small ring and one ring of MEASURE_DEFAULT_ENTRIES cost here:
- * what explain and check show, measured cheaply (two bisections). */
+/* What one small ring and one ring of MEASURE_DEFAULT_ENTRIES cost on
+ * the kernel RELEASE: what explain and check show. */
 struct measure_rings {
-	int status; /* 0, or why nothing was measured (-errno) */
+	/* 0; -ENOSYS (no io_uring) or -EPERM (io_uring refused), as measured;
+	 * -ENOENT: no measurement saved for RELEASE */
+	int status;
 	uint64_t small, large;
 	uint64_t page;
 	char release[sizeof(((struct utsname *)0)->release)];
 };
-void measure_default_rings(struct measure_rings *rings);
+
+/* Where measure keeps what it found (saved.c): the directory given in
+ * the environment's MEMLOCKCTL_MEASURED_DIR, else the built-in one. */
+const char *measure_saved_dir(void);
+
+/*
+ * The figures measure saved for the kernel RELEASE, read and nothing
+ * more: no process, no uid switch, no io_uring call.  Status -ENOENT
+ * where none is saved, and where the file is not root's alone or not
+ * what measure writes (then said on standard error).
+ */
+void measure_saved_rings(struct measure_rings *rings, const char *release);
+
+/* Saves RINGS for its release, in one rename, into PATH (LEN bytes):
+ * 0 or -errno. */
+int measure_save_rings(const struct measure_rings *rings, char *path, size_t len);
 
 /*
  * What a soft limit of LIMIT bytes holds on this kernel, for explain:
  * "holds 20 io_uring rings of 4096 entries (404 KiB each), or 8184 KiB of
  * registered buffers beside one 8-entry ring, on Linux 6.18.44 (measured)",
- * or why that was not measured.  One line, no newline.
+ * or that nothing is measured, and how to measure.  One line, no newline.
  */
 void measure_print_fits(FILE *out, const struct measure_rings *rings, uint64_t limit);
 

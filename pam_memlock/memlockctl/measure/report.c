@@ -34,6 +34,15 @@ static const char *error_name(int rc)
 	return strerror(-rc);
 }
 
+int measure_buffer_share(const struct measure_result *total,
+			 const struct measure_result *small_ring, uint64_t *bytes)
+{
+	if (total->rc < 0 || small_ring->rc < 0)
+		return total->rc < 0 ? total->rc : small_ring->rc;
+	*bytes = total->bytes - small_ring->bytes;
+	return 0;
+}
+
 /* Every answer is whole pages, so whole KiB: exact, and easy to compare. */
 static void print_kib(FILE *out, int width, uint64_t bytes)
 {

@@ -2,7 +2,8 @@
 /*
  * What `memlockctl measure` found, and how it is printed: a table of what
  * rings, registered buffers and mlock need on this kernel, or the answer
- * for one workload.  Collected by command.c, written by report.c.
+ * for one workload.  Collected by command.c, written by report.c, which
+ * calls nothing of command.c.
  */
 #ifndef PML_MEASURE_TABLE_H
 #define PML_MEASURE_TABLE_H

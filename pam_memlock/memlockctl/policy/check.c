@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "measure/measure.h"
@@ -156,21 +157,24 @@ static bool unreadable_here(const char *path)
 }
 
 /* Where the kernel charges rings to the limit, a limit below one ring of
- * the size explain counts in: measured, so only as root (measure.h). */
+ * the size explain counts in: as `memlockctl measure` saved it for this
+ * kernel.  check only reads: without a saved measurement there is no
+ * such warning. */
 static struct pml_lint_count lint_rings(const struct pml_policy *policy,
 					const struct pml_machine *machine,
-					const struct pml_log *log)
+					const char *release, const struct pml_log *log)
 {
 	struct pml_lint_count none = { 0 };
 	struct measure_rings rings;
+	struct utsname kernel;
 
-	if (geteuid() != 0)
+	if (release == NULL && uname(&kernel) < 0)
 		return none;
-	measure_default_rings(&rings);
+	measure_saved_rings(&rings, release != NULL ? release : kernel.release);
 	if (rings.status != 0)
 		return none;
-	return pml_lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
-			     rings.release, log);
+	return lint_ring(policy, machine, rings.large, MEASURE_DEFAULT_ENTRIES,
+			 rings.release, log);
 }
 
 /* What the closing line names: the file checked, or the candidate and
@@ -225,7 +229,7 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	struct cli_log_state state;
 	struct pml_log log;
 	struct cli_source source;
-	struct pml_lint_names nss = {
+	struct lint_names nss = {
 		.user_known = user_known,
 		.group_known = group_known,
 		.user_uid = user_uid,
@@ -240,7 +244,8 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load(&source.source, &log, &out->policy, &out->machine);
+	rc = pml_load_assuming(&source.source, &options->assume, &log, &out->policy,
+			       &out->machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,
@@ -258,9 +263,9 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	/* The tree's own files the module never reads: about the files
 	 * checked, so about the policy. */
 	ignored = source.source.given ? 0 : warn_ignored_dropins(source.source.path, &log);
-	out->count = pml_lint(&out->policy, &out->machine, &nss, &log);
+	out->count = lint_policy(&out->policy, &out->machine, &nss, &log);
 	out->count.policy += ignored;
-	out->count.host += lint_rings(&out->policy, &out->machine, &log).host;
+	out->count.host += lint_rings(&out->policy, &out->machine, options->kernel, &log).host;
 	cli_source_free(&source);
 	return CLI_EXIT_OK;
 }
@@ -299,6 +304,12 @@ int cli_check(const struct cli_options *options)
 		printf(", %u %s", r.count.policy, cli_plural(r.count.policy, "warning", "warnings"));
 	if (r.count.host > 0)
 		printf(", %u host %s", r.count.host, cli_plural(r.count.host, "warning", "warnings"));
+	/* Limits worked out for another host: said on the line read. */
+	if (options->assume.ram != 0 || options->assume.page_size != 0 || options->kernel != NULL)
+		printf(", for a hypothetical host (%s%s%s; names are this host's)",
+		       options->assume.ram != 0 ? "--ram" : "",
+		       options->assume.page_size != 0 ? (options->assume.ram != 0 ? ", --page-size" : "--page-size") : "",
+		       options->kernel != NULL ? (options->assume.ram != 0 || options->assume.page_size != 0 ? ", --kernel" : "--kernel") : "");
 	printf(" (%zu %s, %zu %s)\n", r.policy.n_files,
 	       cli_plural(r.policy.n_files, "file", "files"), r.policy.n_rules,
 	       cli_plural(r.policy.n_rules, "rule", "rules"));

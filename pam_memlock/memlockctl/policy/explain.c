@@ -14,6 +14,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "measure/measure.h"
 #include "output/json.h"
@@ -74,9 +75,11 @@ static const char *clamp_text(enum pml_clamp clamp)
 }
 
 /* Which cgroups the base comes from: there is no session to read. */
-static void print_base_scope(const struct pml_evaluation *e)
+static void print_base_scope(const struct pml_evaluation *e, bool assumed_ram)
 {
-	if (e->machine.available.scope == PML_BASE_USER_SLICE)
+	if (assumed_ram)
+		printf("            a hypothetical host's RAM (--ram): no cgroup of this one limits it\n");
+	else if (e->machine.available.scope == PML_BASE_USER_SLICE)
 		printf("            from the user's slice, user-%u.slice, and the cgroups above it; a session's own cgroup may lower it\n",
 		       (unsigned)e->identity.uid);
 	else if (e->identity.uid_known)
@@ -93,7 +96,8 @@ static const char *base_scope_name(enum pml_base_scope scope)
 					    : "process";
 }
 
-static void print_share(const struct pml_evaluation *e, const struct pml_side *side)
+static void print_share(const struct pml_evaluation *e, const struct pml_side *side,
+			bool assumed_ram)
 {
 	const struct pml_rule *rule = e->decision.rule;
 	const struct pml_setting *floor = pml_pick(&e->policy, rule, PML_KEY_FLOOR);
@@ -113,7 +117,7 @@ static void print_share(const struct pml_evaluation *e, const struct pml_side *s
 		else
 			printf("RAM: no memory limit of a cgroup is below it");
 		printf("\n");
-		print_base_scope(e);
+		print_base_scope(e, assumed_ram);
 	}
 	amount_text(side->share_exact, a, sizeof(a));
 	printf("  share:    %s of %s = %s\n", share,
@@ -131,7 +135,7 @@ static void print_share(const struct pml_evaluation *e, const struct pml_side *s
 }
 
 static void print_side(const struct pml_evaluation *e, const char *name,
-		       const struct pml_side *side, bool lowered)
+		       const struct pml_side *side, bool lowered, bool assumed_ram)
 {
 	char bytes[64], origin[ORIGIN_MAX];
 
@@ -140,7 +144,7 @@ static void print_side(const struct pml_evaluation *e, const char *name,
 	describe(e, side->from, origin, sizeof(origin));
 	printf("  from:     %s\n", origin);
 	if (side->from->amount.kind == PML_AMOUNT_SHARE)
-		print_share(e, side);
+		print_share(e, side, assumed_ram);
 	if (lowered) {
 		amount_text(side->wanted, bytes, sizeof(bytes));
 		printf("  lowered:  the policy says %s, above the hard limit; the module lowers soft to hard\n",
@@ -243,7 +247,35 @@ static void print_rules(const struct pml_evaluation *e)
 	printf("; give --service to include them\n");
 }
 
-static void print_text(const struct pml_evaluation *e, const struct measure_rings *rings)
+static bool hypothetical(const struct cli_options *options)
+{
+	return options->assume.ram != 0 || options->assume.page_size != 0 ||
+	       options->kernel != NULL;
+}
+
+/* "host:       hypothetical: ..." where a fact is given, not read. */
+static void print_hypothetical(const struct pml_evaluation *e,
+			       const struct cli_options *options)
+{
+	char ram[HUMAN_MAX], page[HUMAN_MAX];
+
+	if (!hypothetical(options))
+		return;
+	pml_format_size(e->machine.ram, false, ram, sizeof(ram));
+	pml_format_size(e->machine.page_size, false, page, sizeof(page));
+	printf("host:       hypothetical, not this one: RAM %s%s, pages of %s%s",
+	       ram, options->assume.ram != 0 ? " (--ram; no cgroup limits it)" : "", page,
+	       options->assume.page_size != 0 ? " (--page-size)" : "");
+	if (options->kernel != NULL) {
+		printf(", Linux ");
+		cli_print_escaped(stdout, options->kernel);
+		printf(" (--kernel)");
+	}
+	printf("\n");
+}
+
+static void print_text(const struct pml_evaluation *e, const struct measure_rings *rings,
+		       const struct cli_options *options)
 {
 	const struct pml_decision *d = &e->decision;
 	char buf[ORIGIN_MAX];
@@ -257,7 +289,9 @@ static void print_text(const struct pml_evaluation *e, const struct measure_ring
 		cli_print_quoted(stdout, e->identity.service);
 	else
 		printf("(none)");
-	printf("\ndecided by: %s\n", decided_by(e, buf, sizeof(buf)));
+	printf("\n");
+	print_hypothetical(e, options);
+	printf("decided by: %s\n", decided_by(e, buf, sizeof(buf)));
 	print_rules(e);
 	pml_describe_origin(&e->policy, d->mode, buf, sizeof(buf));
 	printf("mode:       %s (%s%s%s)\n", pml_mode_name(d->mode->mode), buf,
@@ -269,12 +303,12 @@ static void print_text(const struct pml_evaluation *e, const struct measure_ring
 	/* explain reads no unit and no pam_limits: the start is doctor's. */
 	if (d->mode->mode == PML_MODE_RAISE)
 		printf("  a session that starts higher (on Debian 12 pam_limits first gives it PID 1's limit) keeps its limit: this is no cap, mode = \"set\" makes one; `memlockctl doctor` shows each path's start\n");
-	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard);
+	print_side(e, "soft", &d->soft, d->soft_lowered_to_hard, options->assume.ram != 0);
 	/* The soft limit is the one the kernel holds a process to. */
 	printf("  fits:     ");
 	measure_print_fits(stdout, rings, d->soft.bytes);
 	printf("\n");
-	print_side(e, "hard", &d->hard, false);
+	print_side(e, "hard", &d->hard, false, options->assume.ram != 0);
 }
 
 /* {"file": F, "line": L, "level": "rule"} or null for a built-in default. */
@@ -376,7 +410,8 @@ static void json_open_rule(struct cli_json *j, const struct pml_evaluation *e,
 	cli_json_uint(j, rule->at.line);
 }
 
-static void print_json(const struct pml_evaluation *e, const struct measure_rings *rings)
+static void print_json(const struct pml_evaluation *e, const struct measure_rings *rings,
+		       const struct cli_options *options)
 {
 	const struct pml_decision *d = &e->decision;
 	struct cli_json j;
@@ -401,6 +436,19 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 	cli_json_uint(&j, e->machine.ram);
 	cli_json_key(&j, "page_size");
 	cli_json_uint(&j, e->machine.page_size);
+	/* Which facts are given, not this machine's: the whole answer is
+	 * then about another host. */
+	cli_json_key(&j, "hypothetical");
+	cli_json_bool(&j, hypothetical(options));
+	cli_json_key(&j, "assumed");
+	cli_json_open_array(&j);
+	if (options->assume.ram != 0)
+		cli_json_string(&j, "ram");
+	if (options->assume.page_size != 0)
+		cli_json_string(&j, "page_size");
+	if (options->kernel != NULL)
+		cli_json_string(&j, "kernel");
+	cli_json_close_array(&j);
 	cli_json_close_object(&j);
 	cli_json_key(&j, "rule");
 	if (d->rule != NULL) {
@@ -462,10 +510,11 @@ int cli_explain(const struct cli_options *options)
 	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
-		.scope = { .groups = PML_GROUPS_EVERY, .pid = PML_NO_PROCESS },
+		.scope = { .groups = PML_GROUPS_EVERY, .pid = PML_NO_PROCESS, .assume = options->assume },
 	};
 	struct pml_evaluation evaluation;
 	struct measure_rings rings;
+	struct utsname kernel;
 	struct cli_log_state state;
 	struct pml_log log;
 	int rc;
@@ -482,11 +531,14 @@ int cli_explain(const struct cli_options *options)
 	if (rc == 0) {
 		/* On standard error, apart from what programs read. */
 		cli_note_source(stderr, &source);
-		measure_default_rings(&rings);
+		/* What measure saved: explain itself only reads. */
+		measure_saved_rings(&rings, options->kernel != NULL ? options->kernel
+					    : uname(&kernel) == 0   ? kernel.release
+								    : "");
 		if (options->json)
-			print_json(&evaluation, &rings);
+			print_json(&evaluation, &rings, options);
 		else
-			print_text(&evaluation, &rings);
+			print_text(&evaluation, &rings, options);
 		pml_evaluation_free(&evaluation);
 	}
 	cli_source_free(&source);

@@ -32,7 +32,7 @@
  * NSS; lint itself makes no lookups, so that it stays a pure function of
  * its arguments and adds nothing for the module to bind.
  */
-struct pml_lint_names {
+struct lint_names {
 	int (*user_known)(const char *name, void *ctx);
 	int (*group_known)(const char *name, void *ctx);
 	/* The user's uid: 1 and *uid, 0 unknown, -1 cannot tell.  May be
@@ -43,9 +43,9 @@ struct pml_lint_names {
 	void *ctx;
 };
 
-enum pml_finding {
-	PML_FINDING_POLICY, /* any host would say the same of these files */
-	PML_FINDING_HOST,   /* this host's names or memory make it so */
+enum lint_finding {
+	LINT_FINDING_POLICY, /* any host would say the same of these files */
+	LINT_FINDING_HOST,   /* this host's names or memory make it so */
 };
 
 /* How many findings of each kind were logged.  Of the host's, NAMES are
@@ -63,7 +63,11 @@ struct pml_lint_count {
  *     it matches (the last matching rule wins);
  *   - a rule that a later, broader rule (by its narrowest key: user, then
  *     group, uid, service) overrides for the sessions both can match, with
- *     other limits (the first such rule is named, the others counted);
+ *     other limits (the first such rule is named, the others counted),
+ *     where a later rule in mode "set" over one in "raise" is the cap
+ *     meant, and is never to be moved first;
+ *   - a later rule in mode "raise" (but for unlimited) that can match
+ *     sessions of a rule in mode "set": it leaves them uncapped;
  *   - a group rule after another group rule that a user can be in as well,
  *     which gives less (both limits at most the earlier rule's on every
  *     machine, one of them lower on some);
@@ -83,40 +87,23 @@ struct pml_lint_count {
  * every machine are compared on machines of 64 MiB to 64 PiB whose
  * available memory is their RAM, with MACHINE's page size.
  */
-struct pml_lint_count pml_lint(const struct pml_policy *policy,
-			       const struct pml_machine *machine,
-			       const struct pml_lint_names *names,
-			       const struct pml_log *log);
-
-/* --- What lint.c and lint_order.c share -------------------------------- */
-
-/* Logs one finding of KIND at AT, and counts it. */
-void pml_lint_warn(const struct pml_policy *policy, struct pml_origin at,
-		   enum pml_finding kind, const struct pml_log *log,
-		   struct pml_lint_count *count, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+struct pml_lint_count lint_policy(const struct pml_policy *policy,
+				  const struct pml_machine *machine,
+				  const struct lint_names *names,
+				  const struct pml_log *log);
 
 /*
- * The findings about the order of the rules for the rule at INDEX: the
- * first three of pml_lint's list.
- */
-void pml_lint_order(const struct pml_policy *policy, size_t index,
-		    const struct pml_machine *machine,
-		    const struct pml_lint_names *names, const struct pml_log *log,
-		    struct pml_lint_count *count);
-
-/*
- * What check adds where it can measure (as root): a soft limit, at the top
+ * What check adds where a measurement is saved: a soft limit, at the top
  * level or in a rule, worked out for MACHINE, below RING bytes, what one
- * io_uring ring of ENTRIES entries costs on the kernel RELEASE (the caller
- * measured it).  Each is named once, at the setting that gives it.  RING 0
+ * io_uring ring of ENTRIES entries costs on the kernel RELEASE (as
+ * `memlockctl measure` found it).  Each is named once, at the setting that gives it.  RING 0
  * (the kernel charges rings to no limit) finds nothing.  These are
  * findings about this host (its kernel).  Returns how many were logged.
  */
-struct pml_lint_count pml_lint_ring(const struct pml_policy *policy,
-				    const struct pml_machine *machine, uint64_t ring,
-				    unsigned entries, const char *release,
-				    const struct pml_log *log);
+struct pml_lint_count lint_ring(const struct pml_policy *policy,
+				const struct pml_machine *machine, uint64_t ring,
+				unsigned entries, const char *release,
+				const struct pml_log *log);
 
 /*
  * Does the later rule LATER match every session that EARLIER matches?
@@ -124,14 +111,14 @@ struct pml_lint_count pml_lint_ring(const struct pml_policy *policy,
  * key, or for each key LATER has, EARLIER has it too with a subset of its
  * names (or of its uid ranges).
  */
-bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier);
+bool lint_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier);
 
-enum pml_overlap {
-	PML_OVERLAP_NEVER,    /* no session can match both (here) */
-	PML_OVERLAP_ANYWHERE, /* on any host, some session can match both */
+enum lint_overlap {
+	LINT_OVERLAP_NEVER,    /* no session can match both (here) */
+	LINT_OVERLAP_ANYWHERE, /* on any host, some session can match both */
 	/* One names users and the other uid ranges, so only the users' uids
 	 * tell, and on this host NAMES gives one of them a uid in the ranges. */
-	PML_OVERLAP_HERE,
+	LINT_OVERLAP_HERE,
 };
 
 /*
@@ -141,7 +128,7 @@ enum pml_overlap {
  * user_uid: then it cannot): here, if it gives one of the users a uid in
  * the ranges, else never.  Groups can always overlap.
  */
-enum pml_overlap pml_rules_overlap(const struct pml_rule *a, const struct pml_rule *b,
-				   const struct pml_lint_names *names);
+enum lint_overlap lint_rules_overlap(const struct pml_rule *a, const struct pml_rule *b,
+				     const struct lint_names *names);
 
 #endif

@@ -65,6 +65,12 @@ jq_check "$work/a.json" --argjson p "$low" \
 	        and .after == {"soft": 8388608, "hard": 8388608}
 	        and .result == "changed" and .mode == "raise")'
 verdict "apply --json parses, with before, wanted and after"
+# The process's own members are status's, written by the same code.
+members='[.processes[] | {pid, user, uid, user_known, command, session, slurm_job, service, service_given}]'
+"$ctl" status nobody --json --conf "$raise8" >"$work/s.json" 2>/dev/null
+[ "$(jq -c "$members" "$work/a.json")" = "$(jq -c "$members" "$work/s.json")" ] &&
+	jq -e '.processes | length == 1 and (.[0] | has("user_known") and has("service_given"))' "$work/a.json" >/dev/null
+verdict "apply --json and status --json describe a process with the same members" "$work/a.json" "$work/s.json"
 "$ctl" apply nobody --conf "$raise8" >"$work/a.txt" 2>&1
 grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
 verdict "apply again: nothing left to change" "$work/a.txt"

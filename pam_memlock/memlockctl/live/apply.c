@@ -319,16 +319,7 @@ static void json_line(struct cli_json *j, const struct live_scan *scan,
 	bool planned = c->result == RESULT_CHANGED || c->result == RESULT_UNCHANGED;
 
 	cli_json_open_object(j);
-	cli_json_key(j, "pid");
-	cli_json_uint(j, (uint64_t)p->info.pid);
-	cli_json_key(j, "user");
-	cli_json_string(j, p->user);
-	cli_json_key(j, "uid");
-	cli_json_uint(j, p->info.uid);
-	cli_json_key(j, "command");
-	cli_json_string(j, p->info.comm);
-	cli_json_key(j, "service");
-	cli_json_string(j, p->service);
+	live_json_process(j, p);
 	cli_json_key(j, "mode");
 	cli_json_string(j, planned ? pml_mode_name(scan->answers[p->answer]
 							   .decision.mode->mode)

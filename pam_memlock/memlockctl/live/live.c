@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "evaluate.h"
+#include "output/json.h"
 #include "output/text.h"
 
 /* /proc/PID/cgroup: one line per hierarchy, a dozen at most. */
@@ -462,6 +463,34 @@ void live_print_notes(const struct live_scan *scan)
 		fprintf(stderr,
 			"memlockctl: %zu %s without an answer: logind names no service for the session, and a rule with a service key could apply; --service NAME answers as if it were NAME\n",
 			unknown, cli_plural(unknown, "process", "processes"));
+}
+
+void live_json_process(struct cli_json *j, const struct live_proc *p)
+{
+	cli_json_key(j, "pid");
+	cli_json_uint(j, (uint64_t)p->info.pid);
+	cli_json_key(j, "user");
+	cli_json_string(j, p->user);
+	cli_json_key(j, "uid");
+	cli_json_uint(j, p->info.uid);
+	cli_json_key(j, "user_known");
+	cli_json_bool(j, p->user_known);
+	cli_json_key(j, "command");
+	cli_json_string(j, p->info.comm);
+	cli_json_key(j, "session");
+	if (p->info.has_session)
+		cli_json_uint(j, p->info.session);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "slurm_job");
+	if (p->info.has_job)
+		cli_json_uint(j, p->info.job);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "service");
+	cli_json_string(j, p->service);
+	cli_json_key(j, "service_given");
+	cli_json_bool(j, p->service_given);
 }
 
 void live_scan_free(struct live_scan *scan)

@@ -135,4 +135,11 @@ const char *live_none_selected(const struct live_scan *scan,
  */
 void live_print_notes(const struct live_scan *scan);
 
+struct cli_json;
+
+/* PROC's members of a JSON object, the same in status and apply: pid,
+ * user, uid, user_known, command, session, slurm_job, service,
+ * service_given.  The caller opens and closes the object. */
+void live_json_process(struct cli_json *j, const struct live_proc *p);
+
 #endif

@@ -194,10 +194,11 @@ END_TEST
 START_TEST(read_a_whole_process)
 {
 	struct proc_info p;
+	const char *file;
 
 	put_process(300, "my prog", 65534, 1024, 2048, "65536               ",
 		    "8388608             ", "1000", "3");
-	ck_assert_int_eq(proc_read(root, 300, &p), 0);
+	ck_assert_int_eq(proc_read(root, 300, &p, &file), 0);
 	ck_assert_int_eq(p.pid, 300);
 	ck_assert_str_eq(p.comm, "my prog");
 	ck_assert_uint_eq(p.uid, 65534); /* the real uid, not the effective */
@@ -215,20 +216,68 @@ START_TEST(read_a_whole_process)
 
 	put_process(301, "daemon", 0, 0, 0, "unlimited           ",
 		    "unlimited           ", "4294967295", "4294967295");
-	ck_assert_int_eq(proc_read(root, 301, &p), 0);
+	ck_assert_int_eq(proc_read(root, 301, &p, &file), 0);
 	ck_assert(!p.has_login);
 	ck_assert(!p.has_session);
+}
+END_TEST
+
+/* A file of a saved process that is not a regular file (a link, out of
+ * the tree or not; a FIFO) is never opened: the process is refused, and
+ * the file named.  A session file linked out of the tree is read inside
+ * it. */
+START_TEST(odd_files_are_not_read)
+{
+	static const struct {
+		const char *file;
+		bool fifo;
+		const char *link_to;
+	} cases[] = {
+		{ .file = "cgroup", .link_to = "/dev/null" },
+		{ .file = "cgroup", .fifo = true },
+		{ .file = "status", .link_to = "../300/status" },
+		{ .file = "limits", .fifo = true },
+	};
+	char path[256], service[64];
+	struct proc_info p;
+	const char *file;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = (pid_t)(310 + i);
+
+		put_process(pid, "odd", 65534, 0, 0, "65536               ",
+			    "65536               ", "1000", "3");
+		put_process(300, "plain", 65534, 0, 0, "65536               ",
+			    "65536               ", "1000", "3");
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+		put(path, "0::/\n");
+		snprintf(path, sizeof(path), "%s/proc/%d/%s", root, (int)pid, cases[i].file);
+		ck_assert_int_eq(unlink(path), 0);
+		if (cases[i].fifo)
+			ck_assert_int_eq(mkfifo(path, 0600), 0);
+		else
+			ck_assert_int_eq(symlink(cases[i].link_to, path), 0);
+		ck_assert_int_eq(proc_read(root, pid, &p, &file), -EINVAL);
+		ck_assert_str_eq(file, cases[i].file);
+	}
+	snprintf(path, sizeof(path), "%s/run/systemd/sessions/9", root);
+	put("/run/systemd/sessions/8", "SERVICE=login\n");
+	ck_assert_int_eq(symlink("/run/systemd/sessions/8", path), 0);
+	ck_assert_int_eq(proc_session_service(root, 9, service, sizeof(service)), 0);
+	ck_assert_str_eq(service, "login");
 }
 END_TEST
 
 START_TEST(a_vanished_process_is_gone)
 {
 	struct proc_info p;
+	const char *file;
 	uint64_t start;
 
 	put("/proc/400/loginuid", "1000"); /* the directory, and no stat */
-	ck_assert_int_eq(proc_read(root, 400, &p), -ESRCH);
-	ck_assert_int_eq(proc_read(root, 401, &p), -ESRCH);
+	ck_assert_int_eq(proc_read(root, 400, &p, &file), -ESRCH);
+	ck_assert_int_eq(proc_read(root, 401, &p, &file), -ESRCH);
 	ck_assert_int_eq(proc_start_time(root, 401, &start), -ESRCH);
 }
 END_TEST
@@ -272,9 +321,10 @@ END_TEST
 START_TEST(a_reused_pid_is_not_the_same_process)
 {
 	struct proc_info p;
+	const char *file;
 
 	put_process(600, "first", 65534, 0, 0, "65536 ", "65536 ", "65534", "1");
-	ck_assert_int_eq(proc_read(root, 600, &p), 0);
+	ck_assert_int_eq(proc_read(root, 600, &p, &file), 0);
 	ck_assert(proc_still(root, 600, p.start));
 	/* The process ends; another gets its pid, later. */
 	put("/proc/600/stat",
@@ -543,6 +593,7 @@ int main(void)
 	tcase_add_test(tc, session_file_service);
 	tcase_add_test(tc, cgroup_slurm_job);
 	tcase_add_test(tc, read_a_whole_process);
+	tcase_add_test(tc, odd_files_are_not_read);
 	tcase_add_test(tc, a_vanished_process_is_gone);
 	tcase_add_test(tc, a_reused_pid_is_not_the_same_process);
 	tcase_add_test(tc, list_is_numeric_and_sorted);

@@ -35,14 +35,14 @@ static int probe_available(struct pml_identity *identity,
 			   const struct pml_log *log, struct pml_machine *machine)
 {
 	struct pml_base_query query = {
-		.root = scope->root != NULL ? scope->root : "",
+		.files = scope->files,
 		.pid = scope->pid,
 		.uid_known = identity->uid_known,
 		.uid = identity->uid,
 	};
 
 	if (!query.uid_known && identity->user != NULL &&
-	    pml_has_user_slice(query.root)) {
+	    pml_has_user_slice(query.files)) {
 		int rc = pml_user_uid(identity->user, &query.uid);
 
 		if (rc == -ENOMEM) {

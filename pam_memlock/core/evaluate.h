@@ -12,6 +12,7 @@
 
 #include "decide.h"
 #include "log.h"
+#include "memory.h"
 #include "policy.h"
 
 /*
@@ -22,8 +23,8 @@
  */
 struct pml_scope {
 	enum pml_groups_scope groups;
-	const char *root; /* paths are read under it; NULL: this machine */
-	pid_t pid;	  /* whose cgroup: 0 this process, or PML_NO_PROCESS */
+	const struct pml_files *files; /* how cgroups are read; NULL: by path */
+	pid_t pid;		       /* whose cgroup: 0 this process, or PML_NO_PROCESS */
 };
 
 struct pml_request {

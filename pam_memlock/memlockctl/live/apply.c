@@ -385,7 +385,7 @@ int cli_apply(const struct cli_options *options)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (live_scan("", &options->source, &selection, options->service, &log,

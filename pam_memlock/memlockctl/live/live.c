@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dirfd/dirfd.h"
 #include "evaluate.h"
 #include "index.h"
 #include "output/json.h"
@@ -144,11 +145,13 @@ static int user_of(struct live_scan *scan, struct caches *c, uid_t uid,
 }
 
 static int service_of(struct live_scan *scan, struct caches *c,
-		      const char *root, unsigned session, const char **service)
+		      const char *root, unsigned session,
+		      const struct pml_log *log, const char **service)
 {
 	struct session_service *sessions;
 	char buf[PROC_SERVICE_MAX];
 	size_t i;
+	int rc;
 
 	for (i = 0; i < c->n_sessions; i++)
 		if (c->sessions[i].session == session) {
@@ -156,7 +159,15 @@ static int service_of(struct live_scan *scan, struct caches *c,
 			return 0;
 		}
 	*service = NULL;
-	if (proc_session_service(root, session, buf, sizeof(buf)) == 0) {
+	rc = proc_session_service(root, session, buf, sizeof(buf));
+	/* The service is then unknown, as for a session logind does not know. */
+	if (rc < 0 && rc != -ENOENT)
+		pml_log(log, LOG_WARNING,
+			"%s/run/systemd/sessions/%u: %s; its service is taken as unknown",
+			root, session,
+			rc == -EINVAL ? "not a regular file, or SERVICE too long"
+				      : strerror(-rc));
+	if (rc == 0) {
 		*service = intern(scan, c, buf);
 		if (*service == NULL)
 			return -ENOMEM;
@@ -208,12 +219,15 @@ static void decide(struct live_scan *scan, const char *root,
 		   const struct subject *who, const struct pml_log *log,
 		   struct live_answer *a)
 {
+	struct dirfd_files files;
 	const struct pml_scope scope = {
 		.groups = PML_GROUPS_EVERY,
-		.root = root,
+		/* A saved tree is read inside it; this machine's by path. */
+		.files = root[0] != '\0' ? &files.files : NULL,
 		.pid = who->pid,
 	};
 
+	dirfd_files_init(&files, root);
 	*a = (struct live_answer){
 		.user = who->user,
 		.service = who->service,
@@ -380,7 +394,8 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	struct live_proc proc = { .service = NULL };
 	struct subject who = { .pid = pid };
 	struct live_proc *procs;
-	int rc = proc_read(root, pid, &proc.info);
+	const char *file;
+	int rc = proc_read(root, pid, &proc.info, &file);
 
 	if (rc == -ESRCH)
 		return 0; /* it ended: nothing to say */
@@ -389,8 +404,9 @@ static int add_process(struct live_scan *scan, struct caches *c,
 		return 0;
 	}
 	if (rc == -EINVAL) {
-		pml_log(log, LOG_WARNING, "process %d: /proc is not as expected; skipped",
-			(int)pid);
+		pml_log(log, LOG_WARNING,
+			"%s/proc/%d/%s: not as the kernel writes it (not a regular file, or not its format); process skipped",
+			root, (int)pid, file);
 		return 0;
 	}
 	if (rc < 0)
@@ -401,7 +417,7 @@ static int add_process(struct live_scan *scan, struct caches *c,
 		return 0;
 	rc = user_of(scan, c, proc.info.uid, &proc.user, &proc.user_known);
 	if (rc == 0 && proc.info.has_session)
-		rc = service_of(scan, c, root, proc.info.session, &proc.service);
+		rc = service_of(scan, c, root, proc.info.session, log, &proc.service);
 	/* A job step's processes: slurmstepd opened the session, service
 	 * "slurm", before it forked them. */
 	else if (rc == 0 && proc.info.has_job)

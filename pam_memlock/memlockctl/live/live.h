@@ -39,6 +39,16 @@ struct live_selection {
 	bool root_named; /* uid 0 is among them */
 };
 
+struct cli_options;
+
+/*
+ * The processes status, apply, metrics and nagios look at, from USER
+ * operands and --all.  Returns CLI_EXIT_OK, or CLI_EXIT_FAIL with a
+ * message for a user NSS does not know.
+ */
+int live_select(const struct cli_options *options,
+		struct live_selection *selection);
+
 /* How a process's limits compare with the policy's answer. */
 enum live_verdict {
 	LIVE_OK,      /* both sides are what the policy gives */

@@ -259,7 +259,7 @@ int cli_status(const struct cli_options *options)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (live_scan(options->root != NULL ? options->root : "", &options->source,

@@ -55,7 +55,7 @@ static int status(const struct cli_options *options, struct monitor_facts *f)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	f->scan_rc = live_scan(options->root != NULL ? options->root : "", &options->source,

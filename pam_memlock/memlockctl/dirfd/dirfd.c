@@ -288,6 +288,25 @@ static int reopen_regular(int pfd, const char *root, const char *path, const str
 	return fd;
 }
 
+/* Reads FD into BUF until LEN bytes or the end: *GOT bytes.  Returns 0
+ * or -errno. */
+static int read_upto(int fd, char *buf, size_t len, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t r = read(fd, buf + *got, len - *got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
 int dirfd_read_at(int dir, const char *name, char *buf, size_t len)
 {
 	char proc[64];
@@ -319,22 +338,11 @@ int dirfd_read_at(int dir, const char *name, char *buf, size_t len)
 		close(fd);
 		return -ESTALE;
 	}
-	while (used + 1 < len) {
-		ssize_t got = read(fd, buf + used, len - 1 - used);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = -errno;
-			break;
-		}
-		if (got == 0)
-			break;
-		used += (size_t)got;
+	if (len > 0) {
+		rc = read_upto(fd, buf, len - 1, &used);
+		buf[used] = '\0';
 	}
 	close(fd);
-	if (len > 0)
-		buf[used] = '\0';
 	return rc;
 }
 
@@ -343,35 +351,30 @@ int dirfd_read_at(int dir, const char *name, char *buf, size_t len)
  * read, up to the limit. */
 static int read_fd(int fd, size_t size, struct dirfd_text *out)
 {
-	size_t got = 0;
+	size_t got = 0, n;
+	int rc;
 
 	size = size > 0 ? size : 4096;
 	out->data = malloc(size + 1);
 	if (out->data == NULL)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t r;
+		char *grown;
 
-		if (got == size) {
-			char *grown;
-
-			/* One byte past the limit tells a file that is too large. */
-			if (size > DIRFD_FILE_MAX)
-				return -EFBIG;
-			size = size * 2 < DIRFD_FILE_MAX + 1 ? size * 2 : DIRFD_FILE_MAX + 1;
-			grown = realloc(out->data, size + 1);
-			if (grown == NULL)
-				return -ENOMEM;
-			out->data = grown;
-		}
-		r = read(fd, out->data + got, size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		got += (size_t)r;
+		rc = read_upto(fd, out->data + got, size - got, &n);
+		got += n;
+		if (rc < 0)
+			return rc;
+		if (got < size)
+			break; /* the end */
+		/* One byte past the limit tells a file that is too large. */
+		if (size > DIRFD_FILE_MAX)
+			return -EFBIG;
+		size = size * 2 < DIRFD_FILE_MAX + 1 ? size * 2 : DIRFD_FILE_MAX + 1;
+		grown = realloc(out->data, size + 1);
+		if (grown == NULL)
+			return -ENOMEM;
+		out->data = grown;
 	}
 	out->data[got] = '\0';
 	out->len = got;

@@ -72,7 +72,7 @@ static char *link_then(int fd, const char *rest)
 /*
  * PATH walked below ROOTFD.  The descriptor of what it names is O_PATH;
  * with READING, the final component, once seen to be a regular file, is
- * opened for reading instead (only when /proc is missing: see rootfs.h).
+ * opened for reading instead (only when /proc is missing: see dirfd.h).
  */
 static int walk_path(int rootfd, const char *path, bool nofollow, bool reading,
 		     struct stat *st)

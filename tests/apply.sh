@@ -65,6 +65,12 @@ jq_check "$work/a.json" --argjson p "$low" \
 	        and .after == {"soft": 8388608, "hard": 8388608}
 	        and .result == "changed" and .mode == "raise")'
 verdict "apply --json parses, with before, wanted and after"
+# The process's own members are status's, written by the same code.
+members='[.processes[] | {pid, user, uid, user_known, command, session, slurm_job, service, service_given}]'
+"$ctl" status nobody --json --conf "$raise8" >"$work/s.json" 2>/dev/null
+[ "$(jq -c "$members" "$work/a.json")" = "$(jq -c "$members" "$work/s.json")" ] &&
+	jq -e '.processes | length == 1 and (.[0] | has("user_known") and has("service_given"))' "$work/a.json" >/dev/null
+verdict "apply --json and status --json describe a process with the same members" "$work/a.json" "$work/s.json"
 "$ctl" apply nobody --conf "$raise8" >"$work/a.txt" 2>&1
 grep -q "^applied: 0 changed, 1 unchanged, 0 failed, 0 skipped$" "$work/a.txt"
 verdict "apply again: nothing left to change" "$work/a.txt"
@@ -227,6 +233,31 @@ rc=$?
 	grep -q "^ *$s8 nobody .*failed: the child acting as the process's owner did not answer in time (stopped?), and was killed$" "$work/a.txt"
 verdict "apply: a stopped child is given up after a bounded wait, and the process reported failed (rc $rc, $((SECONDS - start)) s)" "$work/a.txt"
 end "$s8"
+
+# A child the owner stops after its report, before it exits (dry run or
+# not): killed at the deadline, and the owner's other processes left
+# alone, so that the run costs one wait, not one a process.  timeout(1)
+# turns a hang into a failure.
+for mode in "" --dry-run; do
+	spawn 8388608 8388608 -- sleep 1000
+	s1=$pid
+	spawn 8388608 8388608 -- sleep 1000
+	s2=$pid
+	spawn 8388608 8388608 -- sleep 1000
+	s3=$pid
+	wait_limits "$s3" "8388608 8388608"
+	start=$SECONDS
+	timeout 30 env LD_PRELOAD="$cue" PML_CUE_STOP_AFTER_WRITE=1 ASAN_OPTIONS="$asan_preload" \
+		"$ctl" apply nobody $mode --conf "$set4" >"$work/a.txt" 2>"$work/a.err"
+	rc=$? took=$((SECONDS - start))
+	[ $rc = 1 ] && [ $took -le 8 ] &&
+		[ "$(grep -c "^ *[0-9]* nobody .*skipped: a child acting as this user earlier in the run had to be killed (stopped?): the user's other processes are left alone$" "$work/a.txt")" = 2 ] &&
+		[ "$(grep -c "^ *[0-9]* nobody .*8 MiB/8 MiB -> 4 MiB/4 MiB  ${mode:+would }change" "$work/a.txt")" = 1 ] &&
+		grep -q "^memlockctl: 3 processes cut short: a child acting as the owner had to be killed, or the run's 60 seconds were spent$" "$work/a.err"
+	verdict "apply${mode:+ $mode}: a child stopped after its report is killed at 5 s, its owner's other processes skipped (rc $rc, $took s)" \
+		"$work/a.txt" "$work/a.err"
+	end "$s1" "$s2" "$s3"
+done
 
 # --- A pid that passes to a root process during apply.
 spawn 8388608 8388608 -- sleep 1000

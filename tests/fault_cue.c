@@ -13,6 +13,10 @@
  *       a process whose real uid is not 0 stops itself (SIGSTOP) before
  *       its prlimit(2): as the owner of a process that apply changes can
  *       stop the child apply made to act as that owner.
+ *   PML_CUE_STOP_AFTER_WRITE=1
+ *       a process whose real uid is not 0 stops itself (SIGSTOP) after
+ *       each write(2): the owner stopping apply's child once it has sent
+ *       its report, before it exits.
  *   PML_CUE_FSYNC_SIGNAL=N
  *       the first fsync(2) raises signal N before it syncs: a Ctrl-C or
  *       a kill between install's mkstemp and its rename.
@@ -72,6 +76,19 @@ int prlimit(pid_t pid, enum __rlimit_resource resource,
 {
 	cue_prlimit(pid);
 	return (int)syscall(SYS_prlimit64, pid, resource, new_limit, old_limit);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*next)(int, const void *, size_t);
+	ssize_t n;
+
+	if (next == NULL)
+		next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	n = next(fd, buf, len);
+	if (getenv("PML_CUE_STOP_AFTER_WRITE") != NULL && getuid() != 0)
+		raise(SIGSTOP);
+	return n;
 }
 
 int fsync(int fd)

@@ -6,9 +6,11 @@
 # (policy/ the policy commands, doctor/ the layers of a system, live/
 # running processes, measure/ what the running kernel charges, monitor/
 # their findings for monitoring systems, output/ text and JSON, replace/
-# a file's new bytes in one rename).  A room stands on the core, on output/, replace/ and cli.h,
-# never on a sibling room - what two rooms share belongs in the core, in replace/ or in
-# output/ - but along the edges siblings_of lists: policy/ asks measure/
+# a file's new bytes in one rename, dirfd/ reading a root's files through
+# directory descriptors).  A room stands on the core, on output/, replace/,
+# dirfd/ and cli.h, never on a sibling room - what two rooms share belongs
+# in the core, in output/, replace/ or dirfd/ - but along the edges
+# siblings_of lists: policy/ asks measure/
 # what a limit holds on this kernel (explain, check); monitor/ reports
 # what check, doctor and status find, by calling them.  The build gives core only its own
 # folder on the include path; this also catches a system PAM header, or a
@@ -20,10 +22,11 @@ n=0 status=0
 
 # The rooms of memlockctl, and the sibling rooms each may include besides
 # output/.  A room that is not listed here fails the last case.
-rooms="policy doctor live measure monitor output replace"
+rooms="policy doctor live measure monitor output replace dirfd"
 siblings_of() {
 	case $1 in
-	output | replace) echo "" ;;
+	output | replace | dirfd) echo "" ;;
+	doctor | live) echo "output replace dirfd" ;;
 	policy) echo "output replace measure" ;;
 	monitor) echo "output replace policy doctor live" ;;
 	*) echo "output replace" ;;
@@ -70,7 +73,7 @@ room_headers() { # room_headers ROOM
 			for r in $allowed; do
 				case $name in "$r"/*) [ -f "$ctl/$name" ] && continue 2 ;; esac
 			done ;;
-		cli.h) [ "$1" != output ] && continue ;;
+		cli.h) [ "$1" != output ] && [ "$1" != dirfd ] && continue ;;
 		*) { [ -f "$ctl/$1/$name" ] || [ -f "$src/core/$name" ]; } && continue ;;
 		esac
 		printf '%s\n' "$line"
@@ -89,12 +92,19 @@ verdict "the module includes no memlockctl header" \
 	"$(includes "$src/module" | grep -E '"(cli|json|text|lint|[a-z]+/[a-z_]+)\.h"' || true)"
 for room in $rooms; do
 	case $room in
-	output | replace) on="the core alone" ;;
+	output | replace | dirfd) on="the core alone" ;;
 	*) on="the core, cli.h and $(siblings_of "$room" | sed 's|\([a-z]*\)|\1/|g')" ;;
 	esac
 	verdict "memlockctl/$room/ stands on $on" \
 		"$(room_headers "$room")"
 done
+verdict "common.c and cli.h, which every room includes, include no room's header but output/'s" \
+	"$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$ctl/common.c" "$ctl/cli.h" |
+		grep -v '"output/' || true)"
+# A root's files are read inside it, never a device: by dirfd/ alone.
+verdict "doctor/ and live/ open no file by name themselves: dirfd/ reads a root's files" \
+	"$(grep -Hn -E '(^|[^_a-z])(open|openat|fopen|opendir)\(|openat2|RESOLVE_' \
+		"$ctl"/doctor/*.c "$ctl"/live/*.c | grep -v -E '^[^:]*:[0-9]+:[[:space:]]*(/?\*)' || true)"
 unlisted=
 for d in "$ctl"/*/; do
 	r=$(basename "$d")

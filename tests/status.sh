@@ -159,6 +159,42 @@ saved_proc "$tree" 90 4294967295 /
 [ $? = 0 ] && [ "$(cat "$work/s.txt")" = "no process selected: no process has a login uid: is pam_loginuid in the PAM stacks? (--all selects every process)" ]
 verdict "status: where no process has a login uid, nothing is selected, and it says why" "$work/s.txt"
 
+# --- A hostile tree: nothing outside it is read, no FIFO or device opened.
+# Process 77's session file is a link to a file outside the tree; process
+# 2's cgroup a link to /dev/ptmx, process 3's a FIFO, whose writer shows
+# whether anything opened it; process 4 is plain.  The policy takes a share
+# of "available", so that the core reads each process's cgroup too.
+tree=$work/hostile
+outside=$work/outside-secret
+printf 'SERVICE=host-secret-token-42\n' >"$outside"
+saved_proc "$tree" 77 65534 /
+echo 7 >"$tree/proc/77/sessionid"
+mkdir -p "$tree/run/systemd/sessions" "$tree/sys/fs/cgroup"
+echo "cpu memory" >"$tree/sys/fs/cgroup/cgroup.controllers"
+ln -s "$outside" "$tree/run/systemd/sessions/7"
+saved_proc "$tree" 2 65534 /
+ln -sf /dev/ptmx "$tree/proc/2/cgroup"
+saved_proc "$tree" 3 65534 /
+rm "$tree/proc/3/cgroup" && mkfifo "$tree/proc/3/cgroup"
+saved_proc "$tree" 4 65534 /
+for cmd in "status --all" "status --all --json" "metrics --all" "nagios --all"; do
+	rm -f "$work/opened"
+	(exec 3>"$tree/proc/3/cgroup"; echo opened >"$work/opened") &
+	writer=$!
+	timeout 30 "$ctl" $cmd --root "$tree" --conf "$half" >"$work/h.out" 2>"$work/h.err"
+	rc=$?
+	end "$writer"
+	! grep -q host-secret-token-42 "$work/h.out" "$work/h.err" && [ ! -e "$work/opened" ] &&
+		[ $rc != 124 ] &&
+		grep -q "$tree/proc/2/cgroup: not as the kernel writes it (not a regular file, or not its format); process skipped$" "$work/h.err" &&
+		grep -q "$tree/proc/3/cgroup: not as the kernel writes it" "$work/h.err"
+	verdict "$cmd --root: a link out of the tree is not followed, a FIFO and a device are not opened, and each is named (rc $rc)" \
+		"$work/h.out" "$work/h.err"
+done
+"$ctl" status --all --json --root "$tree" --conf "$half" >"$work/s.json" 2>/dev/null
+jq_check "$work/s.json" '[.processes[].pid] == [4, 77] and (.processes[] | select(.pid == 77) | .service == null)'
+verdict "status --root: the processes with odd files are skipped, the others listed; the escaping session names no service" "$work/s.json"
+
 # --- Errors.
 "$ctl" status --all nobody >/dev/null 2>"$work/err"
 [ $? = 2 ]; verdict "status: --all with users is a usage error" "$work/err"

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * The base of share_of = "available" over fake cgroup trees: a directory
- * stands in for / (proc/self/cgroup and sys/fs/cgroup under it), so every
+ * stands in for / (proc/self/cgroup and sys/fs/cgroup under it, read
+ * through the core's reader hook), so every
  * layout can be built here: v2, v1, both (hybrid), nested limits, the
  * user slice, "max", garbage and missing files.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,9 @@
 static char root[64];
 static struct pml_log_buffer logged = { .tag_priority = true };
 static const struct pml_log log_to_buffer = {
-	.emit = pml_log_buffer_emit, .ctx = &logged, .max_priority = LOG_DEBUG,
+	.emit = pml_log_buffer_emit,
+	.ctx = &logged,
+	.max_priority = LOG_DEBUG,
 };
 
 /* Writes TEXT to PATH under the fake root. */
@@ -45,10 +49,51 @@ static void teardown(void)
 	pml_tree_remove(root);
 }
 
+/* The fake root's files, read by path under it: the reader a caller of
+ * the core gives for a tree that is not this machine. */
+static ssize_t tree_read(const struct pml_files *files, const char *path,
+			 char *buf, size_t size)
+{
+	char full[4096];
+	ssize_t len;
+	int fd, err;
+
+	(void)files;
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (len < 0)
+		return -err;
+	buf[len] = '\0';
+	return len;
+}
+
+static bool tree_exists(const struct pml_files *files, const char *path)
+{
+	char full[4096];
+
+	(void)files;
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	return access(full, F_OK) == 0;
+}
+
+static const struct pml_files tree = {
+	.read = tree_read,
+	.exists = tree_exists,
+	.shown_under = root,
+};
+
 static struct pml_available probe_of(pid_t pid, bool uid_known, uid_t uid)
 {
 	struct pml_base_query query = {
-		.root = root, .pid = pid, .uid_known = uid_known, .uid = uid,
+		.files = &tree,
+		.pid = pid,
+		.uid_known = uid_known,
+		.uid = uid,
 	};
 	struct pml_available out;
 
@@ -191,14 +236,14 @@ START_TEST(user_slice_by_uid)
 	ck_assert_uint_eq(out.bytes, RAM);
 	out = probe(false, 1000);
 	ck_assert_uint_eq(out.bytes, RAM);
-	ck_assert(pml_has_user_slice(root));
+	ck_assert(pml_has_user_slice(&tree));
 }
 END_TEST
 
 START_TEST(no_user_slice_without_systemd)
 {
 	v2_layout("/");
-	ck_assert(!pml_has_user_slice(root));
+	ck_assert(!pml_has_user_slice(&tree));
 }
 END_TEST
 
@@ -221,7 +266,12 @@ END_TEST
 START_TEST(garbage_is_skipped_with_a_warning)
 {
 	static const char *const bad[] = {
-		"lots\n", "-1\n", "18446744073709551616\n", "12 34\n", "", "0x10\n",
+		"lots\n",
+		"-1\n",
+		"18446744073709551616\n",
+		"12 34\n",
+		"",
+		"0x10\n",
 	};
 	struct pml_available out;
 	size_t i;
@@ -246,7 +296,7 @@ START_TEST(unreadable_file_is_skipped_quietly)
 
 	v2_layout("/a");
 	put("sys/fs/cgroup/memory.max", "1073741824\n");
-	put("sys/fs/cgroup/a/memory.max/x", "");	/* a directory: EISDIR */
+	put("sys/fs/cgroup/a/memory.max/x", ""); /* a directory: EISDIR */
 	out = probe(false, 0);
 	ck_assert_uint_eq(out.bytes, GiB);
 	ck_assert_ptr_null(strstr(logged.text, "<4> "));

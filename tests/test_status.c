@@ -17,6 +17,7 @@
 
 #include "fake_tree.h"
 #include "harness.h"
+#include "live/index.h"
 #include "live/live.h"
 #include "log_buffer.h"
 #include "live/procs.h"
@@ -91,8 +92,9 @@ START_TEST(stat_comm_with_spaces_and_parentheses)
 	uint64_t start = 0;
 
 	ck_assert_int_eq(proc_parse_stat(
-		"42 (a) b (c)) R 1 42 42 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 1\n",
-		comm, sizeof(comm), &kthread, &start), 0);
+				 "42 (a) b (c)) R 1 42 42 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 1\n",
+				 comm, sizeof(comm), &kthread, &start),
+			 0);
 	ck_assert_str_eq(comm, "a) b (c)");
 	ck_assert(!kthread);
 	ck_assert_uint_eq(start, 987654);
@@ -106,14 +108,17 @@ START_TEST(stat_kernel_thread_and_malformed)
 	uint64_t start;
 
 	ck_assert_int_eq(proc_parse_stat(
-		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0\n",
-		comm, sizeof(comm), &kthread, &start), 0);
+				 "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0\n",
+				 comm, sizeof(comm), &kthread, &start),
+			 0);
 	ck_assert(kthread);
 	ck_assert_uint_eq(start, 3);
 	ck_assert_int_eq(proc_parse_stat("2 (x) S 0 0 0\n", comm, sizeof(comm),
-					 &kthread, &start), -EINVAL);
+					 &kthread, &start),
+			 -EINVAL);
 	ck_assert_int_eq(proc_parse_stat("2 x S 0 0 0\n", comm, sizeof(comm),
-					 &kthread, &start), -EINVAL);
+					 &kthread, &start),
+			 -EINVAL);
 }
 END_TEST
 
@@ -124,22 +129,25 @@ START_TEST(status_real_uid_locked_and_pinned)
 	uint64_t locked = 1, pinned = 1;
 
 	ck_assert_int_eq(proc_parse_status(
-		"Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t100\t0\t0\t0\n"
-		"VmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
-		&uid, &gid, &locked, &pinned), 0);
+				 "Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t100\t0\t0\t0\n"
+				 "VmLck:\t    1024 kB\nVmPin:\t    2048 kB\n",
+				 &uid, &gid, &locked, &pinned),
+			 0);
 	ck_assert_uint_eq(uid, 1000);
 	ck_assert_uint_eq(gid, 100);
 	ck_assert_uint_eq(locked, 1 * MiB);
 	ck_assert_uint_eq(pinned, 2 * MiB);
 	/* A kernel without VmPin (before 3.2): none pinned. */
 	ck_assert_int_eq(proc_parse_status("Uid:\t5\t5\t5\t5\nGid:\t5\t5\t5\t5\nVmLck:\t4 kB\n",
-					   &uid, &gid, &locked, &pinned), 0);
+					   &uid, &gid, &locked, &pinned),
+			 0);
 	ck_assert_uint_eq(locked, 4 * KiB);
 	ck_assert_uint_eq(pinned, 0);
 	ck_assert_int_eq(proc_parse_status("Name:\tx\n", &uid, &gid, &locked, &pinned),
 			 -EINVAL);
 	ck_assert_int_eq(proc_parse_status("Uid:\t5\nGid:\t5\nVmLck:\tlots kB\n", &uid,
-					   &gid, &locked, &pinned), -EINVAL);
+					   &gid, &locked, &pinned),
+			 -EINVAL);
 }
 END_TEST
 
@@ -166,11 +174,14 @@ START_TEST(session_file_service)
 	char service[PROC_SERVICE_MAX];
 
 	ck_assert_int_eq(proc_parse_session_service(
-		"# This is private data. Do not parse.\nUID=1000\nUSER=alice\n"
-		"ACTIVE=1\nSERVICE=sshd\nTYPE=tty\n", service, sizeof(service)), 0);
+				 "# This is private data. Do not parse.\nUID=1000\nUSER=alice\n"
+				 "ACTIVE=1\nSERVICE=sshd\nTYPE=tty\n",
+				 service, sizeof(service)),
+			 0);
 	ck_assert_str_eq(service, "sshd");
 	ck_assert_int_eq(proc_parse_session_service("UID=1000\n", service,
-						    sizeof(service)), 0);
+						    sizeof(service)),
+			 0);
 	ck_assert_str_eq(service, "");
 	put("/run/systemd/sessions/7", "UID=0\nSERVICE=login\n");
 	ck_assert_int_eq(proc_session_service(root, 7, service, sizeof(service)), 0);
@@ -183,14 +194,15 @@ END_TEST
 START_TEST(read_a_whole_process)
 {
 	struct proc_info p;
+	const char *file;
 
 	put_process(300, "my prog", 65534, 1024, 2048, "65536               ",
 		    "8388608             ", "1000", "3");
-	ck_assert_int_eq(proc_read(root, 300, &p), 0);
+	ck_assert_int_eq(proc_read(root, 300, &p, &file), 0);
 	ck_assert_int_eq(p.pid, 300);
 	ck_assert_str_eq(p.comm, "my prog");
-	ck_assert_uint_eq(p.uid, 65534);	/* the real uid, not the effective */
-	ck_assert_uint_eq(p.gid, 65541);	/* the real gid */
+	ck_assert_uint_eq(p.uid, 65534); /* the real uid, not the effective */
+	ck_assert_uint_eq(p.gid, 65541); /* the real gid */
 	ck_assert_uint_eq(p.locked, 1 * MiB);
 	ck_assert_uint_eq(p.pinned, 2 * MiB);
 	ck_assert_uint_eq(p.limits.soft, 64 * KiB);
@@ -204,20 +216,68 @@ START_TEST(read_a_whole_process)
 
 	put_process(301, "daemon", 0, 0, 0, "unlimited           ",
 		    "unlimited           ", "4294967295", "4294967295");
-	ck_assert_int_eq(proc_read(root, 301, &p), 0);
+	ck_assert_int_eq(proc_read(root, 301, &p, &file), 0);
 	ck_assert(!p.has_login);
 	ck_assert(!p.has_session);
+}
+END_TEST
+
+/* A file of a saved process that is not a regular file (a link, out of
+ * the tree or not; a FIFO) is never opened: the process is refused, and
+ * the file named.  A session file linked out of the tree is read inside
+ * it. */
+START_TEST(odd_files_are_not_read)
+{
+	static const struct {
+		const char *file;
+		bool fifo;
+		const char *link_to;
+	} cases[] = {
+		{ .file = "cgroup", .link_to = "/dev/null" },
+		{ .file = "cgroup", .fifo = true },
+		{ .file = "status", .link_to = "../300/status" },
+		{ .file = "limits", .fifo = true },
+	};
+	char path[256], service[64];
+	struct proc_info p;
+	const char *file;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = (pid_t)(310 + i);
+
+		put_process(pid, "odd", 65534, 0, 0, "65536               ",
+			    "65536               ", "1000", "3");
+		put_process(300, "plain", 65534, 0, 0, "65536               ",
+			    "65536               ", "1000", "3");
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+		put(path, "0::/\n");
+		snprintf(path, sizeof(path), "%s/proc/%d/%s", root, (int)pid, cases[i].file);
+		ck_assert_int_eq(unlink(path), 0);
+		if (cases[i].fifo)
+			ck_assert_int_eq(mkfifo(path, 0600), 0);
+		else
+			ck_assert_int_eq(symlink(cases[i].link_to, path), 0);
+		ck_assert_int_eq(proc_read(root, pid, &p, &file), -EINVAL);
+		ck_assert_str_eq(file, cases[i].file);
+	}
+	snprintf(path, sizeof(path), "%s/run/systemd/sessions/9", root);
+	put("/run/systemd/sessions/8", "SERVICE=login\n");
+	ck_assert_int_eq(symlink("/run/systemd/sessions/8", path), 0);
+	ck_assert_int_eq(proc_session_service(root, 9, service, sizeof(service)), 0);
+	ck_assert_str_eq(service, "login");
 }
 END_TEST
 
 START_TEST(a_vanished_process_is_gone)
 {
 	struct proc_info p;
+	const char *file;
 	uint64_t start;
 
-	put("/proc/400/loginuid", "1000");	/* the directory, and no stat */
-	ck_assert_int_eq(proc_read(root, 400, &p), -ESRCH);
-	ck_assert_int_eq(proc_read(root, 401, &p), -ESRCH);
+	put("/proc/400/loginuid", "1000"); /* the directory, and no stat */
+	ck_assert_int_eq(proc_read(root, 400, &p, &file), -ESRCH);
+	ck_assert_int_eq(proc_read(root, 401, &p, &file), -ESRCH);
 	ck_assert_int_eq(proc_start_time(root, 401, &start), -ESRCH);
 }
 END_TEST
@@ -246,7 +306,9 @@ START_TEST(an_unreadable_process_is_counted)
 		    live_scan(root, &source, &all, NULL, &log_to_buffer, &scan) < 0)
 			_exit(2);
 		_exit(scan.n_procs == 1 && scan.procs[0].info.pid == 501 &&
-		      scan.unreadable == 1 ? 0 : 1);
+				      scan.unreadable == 1
+			      ? 0
+			      : 1);
 	}
 	ck_assert_int_eq(waitpid(child, &status, 0), child);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
@@ -259,9 +321,10 @@ END_TEST
 START_TEST(a_reused_pid_is_not_the_same_process)
 {
 	struct proc_info p;
+	const char *file;
 
 	put_process(600, "first", 65534, 0, 0, "65536 ", "65536 ", "65534", "1");
-	ck_assert_int_eq(proc_read(root, 600, &p), 0);
+	ck_assert_int_eq(proc_read(root, 600, &p, &file), 0);
 	ck_assert(proc_still(root, 600, p.start));
 	/* The process ends; another gets its pid, later. */
 	put("/proc/600/stat",
@@ -324,7 +387,7 @@ START_TEST(scan_decides_per_user_and_service)
 	const struct live_answer *a;
 
 	if (getuid() != 0)
-		return;		/* the policy must be root's */
+		return; /* the policy must be root's */
 	put("/run/systemd/sessions/3", "UID=65534\nSERVICE=sshd\n");
 	put("/run/systemd/sessions/4", "UID=65534\nSERVICE=login\n");
 	/* sshd session: 2 MiB set; at 2 MiB: ok. */
@@ -369,11 +432,11 @@ START_TEST(scan_decides_per_user_and_service)
 	/* By user, then locked+pinned descending, then pid. */
 	ck_assert_str_eq(scan.procs[0].user, getpwuid(65534)->pw_name);
 	ck_assert_str_eq(scan.procs[4].user, getpwuid(0)->pw_name);
-	ck_assert_int_eq(scan.procs[0].info.pid, 12);	/* nobody, 1 MiB */
-	ck_assert_int_eq(scan.procs[1].info.pid, 11);	/* nobody, 512 KiB */
+	ck_assert_int_eq(scan.procs[0].info.pid, 12); /* nobody, 1 MiB */
+	ck_assert_int_eq(scan.procs[1].info.pid, 11); /* nobody, 512 KiB */
 	ck_assert_int_eq(scan.procs[2].info.pid, 10);
 	ck_assert_int_eq(scan.procs[3].info.pid, 13);
-	ck_assert_int_eq(scan.procs[4].info.pid, 14);	/* root */
+	ck_assert_int_eq(scan.procs[4].info.pid, 14); /* root */
 	live_scan_free(&scan);
 }
 END_TEST
@@ -452,6 +515,69 @@ START_TEST(invalid_policy_fails_the_scan)
 }
 END_TEST
 
+/* The keys of the index cases: "key N" at position N. */
+#define INDEX_KEYS 20000
+static char index_keys[INDEX_KEYS][16];
+
+static bool same_key(const void *context, size_t at)
+{
+	return strcmp(index_keys[at], context) == 0;
+}
+
+/* The hash of key I, or one hash for every key (the worst a user could
+ * contrive). */
+static uint64_t key_hash(const struct live_index *index, const char *key, bool one)
+{
+	return one ? 7 : live_index_hash(index, key, strlen(key));
+}
+
+/* Every key added is found at its position, a key never added is not,
+ * through the index's growth from empty; and where every hash is the
+ * same, still each at its own position. */
+START_TEST(index_finds_each_key_at_its_position)
+{
+	static const bool one_hash[] = { false, true };
+	size_t k;
+
+	for (k = 0; k < sizeof(one_hash) / sizeof(one_hash[0]); k++) {
+		size_t n = one_hash[k] ? 500 : INDEX_KEYS, i;
+		struct live_index index;
+
+		live_index_init(&index);
+		ck_assert_uint_eq(live_index_find(&index, 1, same_key, "key 0"), SIZE_MAX);
+		for (i = 0; i < n; i++) {
+			snprintf(index_keys[i], sizeof(index_keys[i]), "key %zu", i);
+			ck_assert_int_eq(live_index_add(&index, key_hash(&index, index_keys[i], one_hash[k]), i), 0);
+		}
+		ck_assert_uint_eq(index.n, n);
+		ck_assert_uint_le(index.n * 2, index.n_slots);
+		for (i = 0; i < n; i++)
+			ck_assert_uint_eq(live_index_find(&index, key_hash(&index, index_keys[i], one_hash[k]),
+							  same_key, index_keys[i]),
+					  i);
+		ck_assert_uint_eq(live_index_find(&index, key_hash(&index, "key x", one_hash[k]),
+						  same_key, "key x"),
+				  SIZE_MAX);
+		live_index_free(&index);
+	}
+}
+END_TEST
+
+/* Equal bytes hash alike in one index, other bytes not; the mix of a hash
+ * with a value depends on the value. */
+START_TEST(index_hash_is_of_the_bytes)
+{
+	struct live_index index;
+	char a[] = "0::/c/2", b[] = "0::/c/2";
+
+	live_index_init(&index);
+	ck_assert_uint_eq(live_index_hash(&index, a, strlen(a)), live_index_hash(&index, b, strlen(b)));
+	ck_assert_uint_ne(live_index_hash(&index, a, strlen(a)), live_index_hash(&index, "0::/c/3", 7));
+	ck_assert_uint_ne(live_index_mix(1, 2), live_index_mix(1, 3));
+	live_index_free(&index);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("status");
@@ -467,9 +593,12 @@ int main(void)
 	tcase_add_test(tc, session_file_service);
 	tcase_add_test(tc, cgroup_slurm_job);
 	tcase_add_test(tc, read_a_whole_process);
+	tcase_add_test(tc, odd_files_are_not_read);
 	tcase_add_test(tc, a_vanished_process_is_gone);
 	tcase_add_test(tc, a_reused_pid_is_not_the_same_process);
 	tcase_add_test(tc, list_is_numeric_and_sorted);
+	tcase_add_test(tc, index_finds_each_key_at_its_position);
+	tcase_add_test(tc, index_hash_is_of_the_bytes);
 	if (getuid() == 0) {
 		tcase_add_test(tc, an_unreadable_process_is_counted);
 		tcase_add_test(tc, scan_decides_per_user_and_service);

@@ -48,7 +48,7 @@ static int probe_available(struct pml_identity *identity,
 			   const struct pml_log *log, struct pml_machine *machine)
 {
 	struct pml_base_query query = {
-		.root = scope->root != NULL ? scope->root : "",
+		.files = scope->files,
 		.pid = scope->pid,
 		.uid_known = identity->uid_known,
 		.uid = identity->uid,
@@ -61,7 +61,7 @@ static int probe_available(struct pml_identity *identity,
 		return 0;
 	}
 	if (!query.uid_known && identity->user != NULL &&
-	    pml_has_user_slice(query.root)) {
+	    pml_has_user_slice(query.files)) {
 		int rc = pml_user_uid(identity->user, &query.uid);
 
 		if (rc == -ENOMEM) {

@@ -13,6 +13,7 @@
 
 #include "decide.h"
 #include "log.h"
+#include "memory.h"
 #include "policy.h"
 
 /*
@@ -33,9 +34,9 @@ struct pml_assume {
  */
 struct pml_scope {
 	enum pml_groups_scope groups;
-	struct pml_assume assume; /* all zero: this machine */
-	const char *root;	  /* paths are read under it; NULL: this machine */
-	pid_t pid;		  /* whose cgroup: 0 this process, or PML_NO_PROCESS */
+	struct pml_assume assume;      /* all zero: this machine */
+	const struct pml_files *files; /* how cgroups are read; NULL: by path */
+	pid_t pid;		       /* whose cgroup: 0 this process, or PML_NO_PROCESS */
 };
 
 struct pml_request {

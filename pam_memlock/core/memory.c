@@ -56,13 +56,30 @@ static ssize_t read_small(const char *path, char *buf, size_t size)
 	return (ssize_t)len;
 }
 
-static bool exists(const char *root, const char *dir, const char *file)
+/* PATH read by FILES, or by path on this machine. */
+static ssize_t read_file(const struct pml_files *files, const char *path,
+			 char *buf, size_t size)
+{
+	return files != NULL ? files->read(files, path, buf, size)
+			     : read_small(path, buf, size);
+}
+
+/* What is put before a path in messages. */
+static const char *shown_under(const struct pml_files *files)
+{
+	return files != NULL && files->shown_under != NULL ? files->shown_under : "";
+}
+
+static bool exists(const struct pml_files *files, const char *dir, const char *file)
 {
 	char path[PATH_MAX_LEN];
 
 	int fd;
 
-	snprintf(path, sizeof(path), "%s%s/%s", root, dir, file);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return false;
+	if (files != NULL)
+		return files->exists(files, path);
 	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -94,24 +111,27 @@ static bool parse_limit(const char *text, uint64_t *out)
 	return true;
 }
 
-/* Reads the limit in DIR (under ROOT) and keeps it when it is the lowest. */
-static void consider(const char *root, const char *dir, const char *file,
-		     const struct pml_log *log, struct pml_available *out)
+/* Reads the limit in DIR and keeps it when it is the lowest. */
+static void consider(const struct pml_files *files, const char *dir,
+		     const char *file, const struct pml_log *log,
+		     struct pml_available *out)
 {
 	char path[PATH_MAX_LEN], text[64];
 	ssize_t len;
 	uint64_t limit;
 
-	if (snprintf(path, sizeof(path), "%s%s/%s", root, dir, file) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
 		return;
-	len = read_small(path, text, sizeof(text));
+	len = read_file(files, path, text, sizeof(text));
 	if (len < 0) {
 		if (len != -ENOENT)
-			pml_log(log, LOG_DEBUG, "%s: skipped: %s", path, strerror((int)-len));
+			pml_log(log, LOG_DEBUG, "%s%s: skipped: %s", shown_under(files),
+				path, strerror((int)-len));
 		return;
 	}
 	if (!parse_limit(text, &limit)) {
-		pml_log(log, LOG_WARNING, "%s: not a memory limit, skipped", path);
+		pml_log(log, LOG_WARNING, "%s%s: not a memory limit, skipped",
+			shown_under(files), path);
 		return;
 	}
 	/* OUT starts at RAM: "max", and v1's "no limit" (a number near 2^63),
@@ -119,7 +139,10 @@ static void consider(const char *root, const char *dir, const char *file,
 	if (limit >= out->bytes)
 		return;
 	out->bytes = limit;
-	snprintf(out->from, sizeof(out->from), "%s%s/%s", root, dir, file);
+	/* A path longer than .from is cut there, NUL-terminated. */
+	if (snprintf(out->from, sizeof(out->from), "%s%s", shown_under(files), path) >=
+	    (int)sizeof(out->from))
+		out->from[sizeof(out->from) - 1] = '\0';
 }
 
 /*
@@ -165,7 +188,7 @@ static const char *cgroup_path(const char *text, const struct hierarchy *h,
 }
 
 /* The limits of PATH and its ancestors in hierarchy H. */
-static void walk(const char *root, const struct hierarchy *h, const char *path,
+static void walk(const struct pml_files *files, const struct hierarchy *h, const char *path,
 		 const struct pml_log *log, struct pml_available *out)
 {
 	char dir[PATH_MAX_LEN];
@@ -180,20 +203,20 @@ static void walk(const char *root, const struct hierarchy *h, const char *path,
 		if (len == base)
 			break;
 		dir[len] = '\0';
-		consider(root, dir, h->limit, log, out);
+		consider(files, dir, h->limit, log, out);
 		while (len > base && dir[len - 1] != '/')
 			len--;
 	}
 	/* The root this process can see: a container's own, in a namespace. */
-	consider(root, h->dir, h->limit, log, out);
+	consider(files, h->dir, h->limit, log, out);
 }
 
-bool pml_has_user_slice(const char *root)
+bool pml_has_user_slice(const struct pml_files *files)
 {
 	size_t i;
 
 	for (i = 0; i < N_HIERARCHIES; i++)
-		if (exists(root, hierarchies[i].dir, "user.slice"))
+		if (exists(files, hierarchies[i].dir, "user.slice"))
 			return true;
 	return false;
 }
@@ -201,7 +224,7 @@ bool pml_has_user_slice(const char *root)
 void pml_available_memory(const struct pml_base_query *query, uint64_t ram,
 			  const struct pml_log *log, struct pml_available *out)
 {
-	const char *root = query->root;
+	const struct pml_files *files = query->files;
 	bool process = query->pid != PML_NO_PROCESS, have_text = false;
 	char path[PATH_MAX_LEN], text[CGROUP_FILE_MAX], slice[64];
 	size_t i;
@@ -211,33 +234,33 @@ void pml_available_memory(const struct pml_base_query *query, uint64_t ram,
 		.scope = process ? PML_BASE_PROCESS : PML_BASE_TOP,
 	};
 	if (query->pid == 0)
-		snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
 	else
-		snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root, (int)query->pid);
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)query->pid);
 	if (process)
-		have_text = read_small(path, text, sizeof(text)) >= 0;
+		have_text = read_file(files, path, text, sizeof(text)) >= 0;
 	snprintf(slice, sizeof(slice), "/user.slice/user-%lu.slice",
 		 (unsigned long)query->uid);
 	for (i = 0; i < N_HIERARCHIES; i++) {
 		const struct hierarchy *h = &hierarchies[i];
 		char own[PATH_MAX_LEN];
 
-		if (!exists(root, h->dir, h->marker))
+		if (!exists(files, h->dir, h->marker))
 			continue;
 		if (have_text && cgroup_path(text, h, own, sizeof(own)) != NULL) {
-			walk(root, h, own, log, out);
-		} else if (!process && query->uid_known && exists(root, h->dir, slice + 1)) {
+			walk(files, h, own, log, out);
+		} else if (!process && query->uid_known && exists(files, h->dir, slice + 1)) {
 			/* Where the user's sessions run, under systemd. */
-			walk(root, h, slice, log, out);
+			walk(files, h, slice, log, out);
 			out->scope = PML_BASE_USER_SLICE;
 		} else if (!process) {
-			consider(root, h->dir, h->limit, log, out);
+			consider(files, h->dir, h->limit, log, out);
 		}
 		if (!query->uid_known)
 			continue;
 		snprintf(own, sizeof(own), "%s%s", h->dir, slice);
-		consider(root, own, h->limit, log, out);
+		consider(files, own, h->limit, log, out);
 		snprintf(own, sizeof(own), "%s/user.slice", h->dir);
-		consider(root, own, h->limit, log, out);
+		consider(files, own, h->limit, log, out);
 	}
 }

@@ -19,11 +19,25 @@
 /* "No process": a base for a user before any session of theirs exists. */
 #define PML_NO_PROCESS ((pid_t)(-1)) /* (-1): as PML_ANY_OWNER, for clang-format 14 and 19 */
 
+/*
+ * How the cgroup files are read, where not by their paths on this machine
+ * (memlockctl reads a saved tree, never outside it).
+ */
+struct pml_files {
+	/* PATH (absolute, as the system names it) into BUF, NUL-terminated,
+	 * at most SIZE - 1 bytes: its length, or -errno. */
+	ssize_t (*read)(const struct pml_files *files, const char *path,
+			char *buf, size_t size);
+	/* Is PATH there? */
+	bool (*exists)(const struct pml_files *files, const char *path);
+	const char *shown_under; /* put before a path in messages and .from */
+};
+
 /* Whose cgroups bound the base. */
 struct pml_base_query {
-	const char *root; /* prefixes every path read: "" for this machine */
-	pid_t pid;	  /* the process: 0 this one, or PML_NO_PROCESS */
-	bool uid_known;	  /* for the user's slice */
+	const struct pml_files *files; /* NULL: this machine's, by path */
+	pid_t pid;		       /* the process: 0 this one, or PML_NO_PROCESS */
+	bool uid_known;		       /* for the user's slice */
 	uid_t uid;
 };
 
@@ -54,12 +68,12 @@ struct pml_available {
  * them: /sys/fs/cgroup (v2), /sys/fs/cgroup/unified (v2 beside v1) and
  * /sys/fs/cgroup/memory (v1).  "max", and a limit at or above RAM, are no
  * limit.  An unreadable file is skipped (logged at debug); a malformed one
- * is skipped with a warning.  The tests give a tree of their own as root.
+ * is skipped with a warning.
  */
 void pml_available_memory(const struct pml_base_query *query, uint64_t ram,
 			  const struct pml_log *log, struct pml_available *out);
 
-/* Is there a user.slice under ROOT's cgroup file systems? */
-bool pml_has_user_slice(const char *root);
+/* Is there a user.slice in the cgroup file systems (read by FILES)? */
+bool pml_has_user_slice(const struct pml_files *files);
 
 #endif

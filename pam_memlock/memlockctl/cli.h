@@ -71,16 +71,6 @@ enum cli_host_kind {
 };
 #define CLI_HOST_ALL (CLI_HOST_NAMES | CLI_HOST_BOUNDS | CLI_HOST_OTHER)
 
-struct live_selection;
-
-/*
- * The processes status and apply look at, from USER operands and --all.
- * Returns CLI_EXIT_OK, or CLI_EXIT_FAIL with a message for a user NSS
- * does not know.
- */
-int cli_selection(const struct cli_options *options,
-		  struct live_selection *selection);
-
 /* What the logger handed to libpml saw. */
 struct cli_log_state {
 	unsigned errors, warnings;

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <syslog.h>
@@ -56,12 +57,26 @@ struct change {
 	enum result result;
 	const char *reason; /* why skipped or failed */
 	int error;	    /* -errno of a failure */
+	bool cut_short;	    /* see struct budget */
 	struct pml_outcome outcome;
 };
 
 struct tally {
 	unsigned counts[RESULT_GONE + 1];
 	unsigned hard_refused;
+	unsigned cut_short; /* skipped for want of time, or a killed child */
+};
+
+/*
+ * What bounds a run against owners who stop the children that act as
+ * them: a child is awaited OWNER_WAIT_SECONDS at most, the whole run
+ * OWNER_RUN_SECONDS, and once a child had to be killed, its uid's other
+ * processes are left alone, so that one user costs one wait.
+ */
+struct budget {
+	long long deadline; /* owner_clock_ms */
+	uid_t *stalled;	    /* uids whose child had to be killed */
+	size_t n_stalled;
 };
 
 /* A pidfd for PID, or -1 where the kernel has none (-errno in *rc). */
@@ -103,14 +118,15 @@ static bool still_there(const struct live_proc *p, int fd)
  */
 static int apply_to(const struct live_proc *p, int fd,
 		    const struct pml_decision *decision, bool dry_run,
-		    struct pml_outcome *out)
+		    long long deadline, struct pml_outcome *out, bool *killed)
 {
 	struct pml_outcome direct;
 	int rc;
 
+	*killed = false;
 	if (geteuid() != 0 || p->info.uid == 0)
 		return pml_apply_to(p->info.pid, decision, dry_run, out);
-	rc = owner_apply(&p->info, decision, dry_run, out);
+	rc = owner_apply(&p->info, decision, dry_run, deadline, out, killed);
 	if (rc != -EPERM && !(rc == 0 && out->hard_refused))
 		return rc;
 	if (!still_there(p, fd))
@@ -144,6 +160,39 @@ static const char *never_touched(const struct live_scan *scan,
 	return NULL;
 }
 
+static bool stalled(const struct budget *b, uid_t uid)
+{
+	size_t i;
+
+	for (i = 0; i < b->n_stalled; i++)
+		if (b->stalled[i] == uid)
+			return true;
+	return false;
+}
+
+/* Why the budget leaves P alone, or NULL. */
+static const char *out_of_time(const struct budget *b, const struct live_proc *p)
+{
+	if (geteuid() != 0 || p->info.uid == 0)
+		return NULL;
+	if (stalled(b, p->info.uid))
+		return "a child acting as this user earlier in the run had to be killed (stopped?): the user's other processes are left alone";
+	if (owner_clock_ms() >= b->deadline)
+		return "the run's time for children acting as owners is spent";
+	return NULL;
+}
+
+static void note_stalled(struct budget *b, uid_t uid)
+{
+	uid_t *grown = realloc(b->stalled, (b->n_stalled + 1) * sizeof(*grown));
+
+	/* Out of memory: the run's deadline still bounds it. */
+	if (grown == NULL)
+		return;
+	b->stalled = grown;
+	b->stalled[b->n_stalled++] = uid;
+}
+
 static bool same(struct pml_limits a, struct pml_limits b)
 {
 	return a.soft == b.soft && a.hard == b.hard;
@@ -151,15 +200,23 @@ static bool same(struct pml_limits a, struct pml_limits b)
 
 static void change_one(const struct live_scan *scan,
 		       const struct live_selection *selection,
-		       const struct live_proc *p, bool dry_run, struct change *c)
+		       const struct live_proc *p, bool dry_run,
+		       struct budget *b, struct change *c)
 {
 	const struct live_answer *a = &scan->answers[p->answer];
+	long long deadline = owner_clock_ms() + OWNER_WAIT_SECONDS * 1000LL;
 	int fd, fd_rc, rc;
+	bool killed;
 
 	*c = (struct change){ .result = RESULT_SKIPPED };
 	c->reason = never_touched(scan, selection, p);
 	if (c->reason != NULL)
 		return;
+	c->reason = out_of_time(b, p);
+	if (c->reason != NULL) {
+		c->cut_short = true;
+		return;
+	}
 	fd = pidfd_for(p->info.pid, &fd_rc);
 	if ((fd < 0 && fd_rc == -ESRCH) || !proc_still("", p->info.pid, p->info.start)) {
 		if (fd >= 0)
@@ -167,7 +224,13 @@ static void change_one(const struct live_scan *scan,
 		c->result = RESULT_GONE;
 		return;
 	}
-	rc = apply_to(p, fd, &a->decision, dry_run, &c->outcome);
+	rc = apply_to(p, fd, &a->decision, dry_run,
+		      deadline < b->deadline ? deadline : b->deadline, &c->outcome,
+		      &killed);
+	if (killed) {
+		note_stalled(b, p->info.uid);
+		c->cut_short = true;
+	}
 	if (rc == 0 && !dry_run && !still_there(p, fd)) {
 		/* Gone by now: if it ended before the change and its pid went to
 		 * another process of the same user, that one may have been
@@ -256,16 +319,7 @@ static void json_line(struct cli_json *j, const struct live_scan *scan,
 	bool planned = c->result == RESULT_CHANGED || c->result == RESULT_UNCHANGED;
 
 	cli_json_open_object(j);
-	cli_json_key(j, "pid");
-	cli_json_uint(j, (uint64_t)p->info.pid);
-	cli_json_key(j, "user");
-	cli_json_string(j, p->user);
-	cli_json_key(j, "uid");
-	cli_json_uint(j, p->info.uid);
-	cli_json_key(j, "command");
-	cli_json_string(j, p->info.comm);
-	cli_json_key(j, "service");
-	cli_json_string(j, p->service);
+	live_json_process(j, p);
 	cli_json_key(j, "mode");
 	cli_json_string(j, planned ? pml_mode_name(scan->answers[p->answer]
 							   .decision.mode->mode)
@@ -323,6 +377,7 @@ int cli_apply(const struct cli_options *options)
 	struct live_selection selection;
 	struct cli_log_state state;
 	struct tally t = { .hard_refused = 0 };
+	struct budget b = { .stalled = NULL };
 	struct live_scan scan;
 	struct cli_json j;
 	struct pml_log log;
@@ -330,7 +385,7 @@ int cli_apply(const struct cli_options *options)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (live_scan("", &options->source, &selection, options->service, &log,
@@ -349,12 +404,14 @@ int cli_apply(const struct cli_options *options)
 		cli_json_key(&j, "processes");
 		cli_json_open_array(&j);
 	}
+	b.deadline = owner_clock_ms() + OWNER_RUN_SECONDS * 1000LL;
 	for (i = 0; i < scan.n_procs; i++) {
 		const struct live_proc *p = &scan.procs[i];
 		struct change c;
 
-		change_one(&scan, &selection, p, options->dry_run, &c);
+		change_one(&scan, &selection, p, options->dry_run, &b, &c);
 		t.counts[c.result]++;
+		t.cut_short += c.cut_short;
 		if (c.result == RESULT_GONE)
 			continue;
 		if (c.outcome.hard_refused) {
@@ -390,9 +447,16 @@ int cli_apply(const struct cli_options *options)
 		       t.counts[RESULT_SKIPPED]);
 	}
 	live_print_notes(&scan);
+	if (t.cut_short > 0)
+		fprintf(stderr,
+			"memlockctl: %u %s cut short: a child acting as the owner had to be killed, or the run's %d seconds were spent\n",
+			t.cut_short, cli_plural(t.cut_short, "process", "processes"),
+			OWNER_RUN_SECONDS);
 	if (!options->dry_run)
 		log_run(&t);
 	live_scan_free(&scan);
-	return cli_finish_output(t.counts[RESULT_FAILED] > 0 ? CLI_EXIT_FAIL
-							     : CLI_EXIT_OK);
+	free(b.stalled);
+	return cli_finish_output(t.counts[RESULT_FAILED] > 0 || t.cut_short > 0
+					 ? CLI_EXIT_FAIL
+					 : CLI_EXIT_OK);
 }

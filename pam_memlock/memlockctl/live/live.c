@@ -9,18 +9,23 @@
 
 #include <errno.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dirfd/dirfd.h"
 #include "evaluate.h"
+#include "index.h"
+#include "output/json.h"
 #include "output/text.h"
 
 /* /proc/PID/cgroup: one line per hierarchy, a dozen at most. */
 #define CGROUP_TEXT_MAX 8192
 
-/* A tiny cache, searched linearly: the distinct uids, sessions and
- * answers of one run are few. */
+/* Tiny caches, searched linearly: the distinct uids and sessions of one
+ * run are few.  Names and answers are not (one cgroup per process, where
+ * the policy takes a share of "available"): they are indexed. */
 struct uid_name {
 	uid_t uid;
 	const char *name;
@@ -37,10 +42,13 @@ struct caches {
 	size_t n_users;
 	struct session_service *sessions;
 	size_t n_sessions;
-	size_t procs_room;   /* scan->procs has room for this many */
-	const char *service; /* --service, interned: for sessions logind
+	size_t procs_room;		 /* scan->procs has room for this many */
+	size_t names_room, answers_room; /* the same for names, answers */
+	struct live_index names;	 /* of scan->names */
+	struct live_index answers;	 /* of scan->answers */
+	const char *service;		 /* --service, interned: for sessions logind
 			      * names no service of */
-	bool per_cgroup;     /* the policy takes a share of "available" */
+	bool per_cgroup;		 /* the policy takes a share of "available" */
 };
 
 /* Grows *V (of *N elements of SIZE bytes) by one; NULL when out of memory. */
@@ -55,26 +63,57 @@ static void *grow(void *v, size_t *n, size_t size)
 	return bigger;
 }
 
+/* Makes room in *V (ROOM elements of SIZE bytes) for one more after N,
+ * doubling: there may be one a process.  Returns 0 or -ENOMEM. */
+static int make_room(void **v, size_t n, size_t *room, size_t size)
+{
+	size_t more = *room == 0 ? 64 : *room * 2;
+	void *bigger;
+
+	if (n < *room)
+		return 0;
+	bigger = realloc(*v, more * size);
+	if (bigger == NULL)
+		return -ENOMEM;
+	*v = bigger;
+	*room = more;
+	return 0;
+}
+
+struct name_key {
+	char *const *names;
+	const char *s;
+};
+
+static bool same_name(const void *context, size_t at)
+{
+	const struct name_key *k = context;
+
+	return strcmp(k->names[at], k->s) == 0;
+}
+
 /* A copy of S kept until the scan is freed, the same pointer for equal
  * strings. */
-static const char *intern(struct live_scan *scan, const char *s)
+static const char *intern(struct live_scan *scan, struct caches *c, const char *s)
 {
-	char **names, *copy;
-	size_t i;
+	uint64_t hash = live_index_hash(&c->names, s, strlen(s));
+	struct name_key key = { scan->names, s };
+	size_t at = live_index_find(&c->names, hash, same_name, &key);
+	char *copy;
 
-	for (i = 0; i < scan->n_names; i++)
-		if (strcmp(scan->names[i], s) == 0)
-			return scan->names[i];
-	copy = strdup(s);
-	if (copy == NULL)
+	if (at != SIZE_MAX)
+		return scan->names[at];
+	if (make_room((void **)&scan->names, scan->n_names, &c->names_room,
+		      sizeof(*scan->names)) < 0 ||
+	    live_index_add(&c->names, hash, scan->n_names) < 0)
 		return NULL;
-	names = grow(scan->names, &scan->n_names, sizeof(*names));
-	if (names == NULL) {
-		free(copy);
+	copy = strdup(s);
+	if (copy == NULL) {
+		/* The index has it: a placeholder that matches nothing. */
+		scan->names[scan->n_names++] = NULL;
 		return NULL;
 	}
-	scan->names = names;
-	names[scan->n_names - 1] = copy;
+	scan->names[scan->n_names++] = copy;
 	return copy;
 }
 
@@ -96,7 +135,7 @@ static int user_of(struct live_scan *scan, struct caches *c, uid_t uid,
 	pw = getpwuid(uid);
 	snprintf(number, sizeof(number), "%u", (unsigned)uid);
 	*known = pw != NULL;
-	*name = intern(scan, pw != NULL ? pw->pw_name : number);
+	*name = intern(scan, c, pw != NULL ? pw->pw_name : number);
 	users = grow(c->users, &c->n_users, sizeof(*users));
 	if (*name == NULL || users == NULL)
 		return -ENOMEM;
@@ -106,11 +145,13 @@ static int user_of(struct live_scan *scan, struct caches *c, uid_t uid,
 }
 
 static int service_of(struct live_scan *scan, struct caches *c,
-		      const char *root, unsigned session, const char **service)
+		      const char *root, unsigned session,
+		      const struct pml_log *log, const char **service)
 {
 	struct session_service *sessions;
 	char buf[PROC_SERVICE_MAX];
 	size_t i;
+	int rc;
 
 	for (i = 0; i < c->n_sessions; i++)
 		if (c->sessions[i].session == session) {
@@ -118,8 +159,16 @@ static int service_of(struct live_scan *scan, struct caches *c,
 			return 0;
 		}
 	*service = NULL;
-	if (proc_session_service(root, session, buf, sizeof(buf)) == 0) {
-		*service = intern(scan, buf);
+	rc = proc_session_service(root, session, buf, sizeof(buf));
+	/* The service is then unknown, as for a session logind does not know. */
+	if (rc < 0 && rc != -ENOENT)
+		pml_log(log, LOG_WARNING,
+			"%s/run/systemd/sessions/%u: %s; its service is taken as unknown",
+			root, session,
+			rc == -EINVAL ? "not a regular file, or SERVICE too long"
+				      : strerror(-rc));
+	if (rc == 0) {
+		*service = intern(scan, c, buf);
 		if (*service == NULL)
 			return -ENOMEM;
 	}
@@ -170,12 +219,15 @@ static void decide(struct live_scan *scan, const char *root,
 		   const struct subject *who, const struct pml_log *log,
 		   struct live_answer *a)
 {
+	struct dirfd_files files;
 	const struct pml_scope scope = {
 		.groups = PML_GROUPS_EVERY,
-		.root = root,
+		/* A saved tree is read inside it; this machine's by path. */
+		.files = root[0] != '\0' ? &files.files : NULL,
 		.pid = who->pid,
 	};
 
+	dirfd_files_init(&files, root);
 	*a = (struct live_answer){
 		.user = who->user,
 		.service = who->service,
@@ -202,28 +254,44 @@ static void decide(struct live_scan *scan, const char *root,
 			&scan->policy, &a->identity, a->decision.rule);
 }
 
+static bool same_answer(const void *context, size_t at)
+{
+	const struct live_scan *scan = context;
+	const struct live_answer *a = &scan->answers[at], *k = &scan->answers[scan->n_answers];
+
+	/* Interned: equal names are equal pointers. */
+	return a->user == k->user && a->service == k->service && a->cgroup == k->cgroup;
+}
+
 /* The index of the answer for WHO, decided on first use. */
-static int answer_for(struct live_scan *scan, const char *root,
+static int answer_for(struct live_scan *scan, struct caches *c, const char *root,
 		      const struct subject *who, const struct pml_log *log,
 		      size_t *index)
 {
-	struct live_answer *answers;
-	size_t i;
+	uint64_t hash = live_index_mix(live_index_mix(live_index_mix(c->answers.seed,
+								     (uintptr_t)who->user),
+						      (uintptr_t)who->service),
+				       (uintptr_t)who->cgroup);
+	struct live_answer *a;
+	size_t at;
 
-	/* Interned: equal names are equal pointers. */
-	for (i = 0; i < scan->n_answers; i++)
-		if (scan->answers[i].user == who->user &&
-		    scan->answers[i].service == who->service &&
-		    scan->answers[i].cgroup == who->cgroup) {
-			*index = i;
-			return 0;
-		}
-	answers = grow(scan->answers, &scan->n_answers, sizeof(*answers));
-	if (answers == NULL)
+	/* The key is written in the free element past the last, room for
+	 * which the answer will need anyway. */
+	if (make_room((void **)&scan->answers, scan->n_answers, &c->answers_room,
+		      sizeof(*scan->answers)) < 0)
 		return -ENOMEM;
-	scan->answers = answers;
-	decide(scan, root, who, log, &answers[scan->n_answers - 1]);
-	if (answers[scan->n_answers - 1].rc == -ENOMEM)
+	a = &scan->answers[scan->n_answers];
+	*a = (struct live_answer){ .user = who->user, .service = who->service, .cgroup = who->cgroup };
+	at = live_index_find(&c->answers, hash, same_answer, scan);
+	if (at != SIZE_MAX) {
+		*index = at;
+		return 0;
+	}
+	if (live_index_add(&c->answers, hash, scan->n_answers) < 0)
+		return -ENOMEM;
+	decide(scan, root, who, log, a);
+	scan->n_answers++;
+	if (a->rc == -ENOMEM)
 		return -ENOMEM;
 	*index = scan->n_answers - 1;
 	return 0;
@@ -305,7 +373,7 @@ static int compare_procs(const void *x, const void *y)
 
 /* The cgroup text that keys PROC's answer, or NULL where it plays no part
  * (or cannot be read: the process ended, and is then skipped soon). */
-static int cgroup_of(struct live_scan *scan, const struct caches *c,
+static int cgroup_of(struct live_scan *scan, struct caches *c,
 		     const char *root, pid_t pid, const char **cgroup)
 {
 	char text[CGROUP_TEXT_MAX];
@@ -313,7 +381,7 @@ static int cgroup_of(struct live_scan *scan, const struct caches *c,
 	*cgroup = NULL;
 	if (!c->per_cgroup || proc_cgroup(root, pid, text, sizeof(text)) < 0)
 		return 0;
-	*cgroup = intern(scan, text);
+	*cgroup = intern(scan, c, text);
 	return *cgroup != NULL ? 0 : -ENOMEM;
 }
 
@@ -326,7 +394,8 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	struct live_proc proc = { .service = NULL };
 	struct subject who = { .pid = pid };
 	struct live_proc *procs;
-	int rc = proc_read(root, pid, &proc.info);
+	const char *file;
+	int rc = proc_read(root, pid, &proc.info, &file);
 
 	if (rc == -ESRCH)
 		return 0; /* it ended: nothing to say */
@@ -335,8 +404,9 @@ static int add_process(struct live_scan *scan, struct caches *c,
 		return 0;
 	}
 	if (rc == -EINVAL) {
-		pml_log(log, LOG_WARNING, "process %d: /proc is not as expected; skipped",
-			(int)pid);
+		pml_log(log, LOG_WARNING,
+			"%s/proc/%d/%s: not as the kernel writes it (not a regular file, or not its format); process skipped",
+			root, (int)pid, file);
 		return 0;
 	}
 	if (rc < 0)
@@ -347,7 +417,7 @@ static int add_process(struct live_scan *scan, struct caches *c,
 		return 0;
 	rc = user_of(scan, c, proc.info.uid, &proc.user, &proc.user_known);
 	if (rc == 0 && proc.info.has_session)
-		rc = service_of(scan, c, root, proc.info.session, &proc.service);
+		rc = service_of(scan, c, root, proc.info.session, log, &proc.service);
 	/* A job step's processes: slurmstepd opened the session, service
 	 * "slurm", before it forked them. */
 	else if (rc == 0 && proc.info.has_job)
@@ -363,7 +433,7 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	who.uid = proc.info.uid;
 	who.service = proc.service;
 	if (rc == 0)
-		rc = answer_for(scan, root, &who, log, &proc.answer);
+		rc = answer_for(scan, c, root, &who, log, &proc.answer);
 	if (rc < 0)
 		return rc;
 	proc.verdict = verdict_of(scan, &proc);
@@ -421,8 +491,10 @@ int live_scan_loaded(const char *root, struct pml_policy *policy,
 
 	*out = (struct live_scan){ .policy = *policy, .machine = *machine };
 	*policy = (struct pml_policy){ .n_rules = 0 };
+	live_index_init(&c.names);
+	live_index_init(&c.answers);
 	c.per_cgroup = takes_available(&out->policy);
-	if (service != NULL && (c.service = intern(out, service)) == NULL)
+	if (service != NULL && (c.service = intern(out, &c, service)) == NULL)
 		rc = -ENOMEM;
 	if (rc == 0 && (rc = proc_list(root, &pids, &n)) < 0)
 		pml_log(log, LOG_ERR, "cannot list the processes in %s/proc: %s",
@@ -434,6 +506,8 @@ int live_scan_loaded(const char *root, struct pml_policy *policy,
 	free(pids);
 	free(c.users);
 	free(c.sessions);
+	live_index_free(&c.names);
+	live_index_free(&c.answers);
 	if (rc < 0) {
 		live_scan_free(out);
 		return rc;
@@ -476,6 +550,34 @@ void live_print_notes(const struct live_scan *scan)
 		fprintf(stderr,
 			"memlockctl: %zu %s without an answer: logind names no service for the session, and a rule with a service key could apply; --service NAME answers as if it were NAME\n",
 			unknown, cli_plural(unknown, "process", "processes"));
+}
+
+void live_json_process(struct cli_json *j, const struct live_proc *p)
+{
+	cli_json_key(j, "pid");
+	cli_json_uint(j, (uint64_t)p->info.pid);
+	cli_json_key(j, "user");
+	cli_json_string(j, p->user);
+	cli_json_key(j, "uid");
+	cli_json_uint(j, p->info.uid);
+	cli_json_key(j, "user_known");
+	cli_json_bool(j, p->user_known);
+	cli_json_key(j, "command");
+	cli_json_string(j, p->info.comm);
+	cli_json_key(j, "session");
+	if (p->info.has_session)
+		cli_json_uint(j, p->info.session);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "slurm_job");
+	if (p->info.has_job)
+		cli_json_uint(j, p->info.job);
+	else
+		cli_json_null(j);
+	cli_json_key(j, "service");
+	cli_json_string(j, p->service);
+	cli_json_key(j, "service_given");
+	cli_json_bool(j, p->service_given);
 }
 
 void live_scan_free(struct live_scan *scan)

@@ -39,6 +39,16 @@ struct live_selection {
 	bool root_named; /* uid 0 is among them */
 };
 
+struct cli_options;
+
+/*
+ * The processes status, apply, metrics and nagios look at, from USER
+ * operands and --all.  Returns CLI_EXIT_OK, or CLI_EXIT_FAIL with a
+ * message for a user NSS does not know.
+ */
+int live_select(const struct cli_options *options,
+		struct live_selection *selection);
+
 /* How a process's limits compare with the policy's answer. */
 enum live_verdict {
 	LIVE_OK,      /* both sides are what the policy gives */
@@ -143,5 +153,12 @@ const char *live_none_selected(const struct live_scan *scan,
  * is unknown (--service answers for them).
  */
 void live_print_notes(const struct live_scan *scan);
+
+struct cli_json;
+
+/* PROC's members of a JSON object, the same in status and apply: pid,
+ * user, uid, user_known, command, session, slurm_job, service,
+ * service_given.  The caller opens and closes the object. */
+void live_json_process(struct cli_json *j, const struct live_proc *p);
 
 #endif

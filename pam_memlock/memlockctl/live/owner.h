@@ -10,8 +10,9 @@
  * root process above all), the kernel refuses the call with EPERM instead
  * of changing that process.
  *
- * The child runs as the process's owner, who may stop or slow it: its
- * answer is awaited OWNER_WAIT_SECONDS at most, then it is killed.
+ * The child runs as the process's owner, who may stop or slow it at any
+ * moment, after its answer too: it is awaited until a deadline, then
+ * killed, and reaped in a bounded wait.
  */
 #ifndef PML_CLI_OWNER_H
 #define PML_CLI_OWNER_H
@@ -21,16 +22,25 @@
 #include "apply.h"
 #include "procs.h"
 
+/* The most one child is awaited, and all of one run's together. */
 #define OWNER_WAIT_SECONDS 5
+#define OWNER_RUN_SECONDS 60
+/* The most a killed child is awaited before it is left to init. */
+#define OWNER_REAP_MS 1000
+
+/* CLOCK_MONOTONIC, in milliseconds: the clock of the deadlines. */
+long long owner_clock_ms(void);
 
 /*
- * pml_apply_to on INFO's process, from a child with INFO's uid and gid.
- * Returns what the child's call returned (0, -EPERM, -ESRCH...),
- * -ETIMEDOUT when the child did not answer in time, or another -errno
- * (the child could not be made, or died).  The caller must be root.
+ * pml_apply_to on INFO's process, from a child with INFO's uid and gid,
+ * awaited until DEADLINE (owner_clock_ms) at most.  Returns what the
+ * child's call returned (0, -EPERM, -ESRCH...), -ETIMEDOUT when the child
+ * did not answer in time, or another -errno (the child could not be made,
+ * or died).  *KILLED: the child had to be killed, before or after its
+ * answer (its owner stopped it, most likely).  The caller must be root.
  */
 int owner_apply(const struct proc_info *info,
 		const struct pml_decision *decision, bool dry_run,
-		struct pml_outcome *out);
+		long long deadline, struct pml_outcome *out, bool *killed);
 
 #endif

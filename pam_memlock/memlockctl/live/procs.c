@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dirfd/dirfd.h"
 #include "size.h"
 
 /* The largest file read here (/proc/PID/status is about 1.5 KiB). */
@@ -260,49 +261,12 @@ int proc_parse_slurm_job(const char *text, bool *has, unsigned *job)
 	return 0;
 }
 
-/* Opens ROOT followed by PATH. */
-static int open_under(const char *root, const char *path, int flags)
-{
-	char full[4096];
-
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >= sizeof(full)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return open(full, flags | O_CLOEXEC | O_NOCTTY);
-}
-
-/* Reads FD into BUF (NUL-terminated), at most LEN - 1 bytes. */
-static int read_fd(int fd, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	while (used + 1 < len) {
-		ssize_t got = read(fd, buf + used, len - 1 - used);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -errno;
-		if (got == 0)
-			break;
-		used += (size_t)got;
-	}
-	buf[used] = '\0';
-	return 0;
-}
-
-/* Reads file NAME of directory DIR.  A process that went away fails its
- * reads with ESRCH, or its open with ENOENT. */
+/* Reads file NAME of directory DIR, through the root reader: never a
+ * link, a FIFO or a device.  A process that went away fails its reads
+ * with ESRCH, or its open with ENOENT. */
 static int read_at(int dir, const char *name, char *buf, size_t len)
 {
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = read_fd(fd, buf, len);
-	close(fd);
-	return rc;
+	return dirfd_read_at(dir, name, buf, len);
 }
 
 /* A gone process, to the caller: its files vanish or refuse reads. */
@@ -342,17 +306,19 @@ static int open_pid_dir(const char *root, pid_t pid)
 	int dir;
 
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	dir = open_under(root, path, O_RDONLY | O_DIRECTORY);
-	return dir < 0 ? gone_or(-errno) : dir;
+	dir = dirfd_open_dir(root, path);
+	return dir < 0 ? gone_or(dir) : dir;
 }
 
-int proc_read(const char *root, pid_t pid, struct proc_info *out)
+int proc_read(const char *root, pid_t pid, struct proc_info *out,
+	      const char **file)
 {
 	char *buf;
 	unsigned loginuid = 0;
 	int dir, rc;
 
 	*out = (struct proc_info){ .pid = pid };
+	*file = "stat";
 	buf = malloc(PROC_FILE_MAX);
 	if (buf == NULL)
 		return -ENOMEM;
@@ -365,21 +331,22 @@ int proc_read(const char *root, pid_t pid, struct proc_info *out)
 	if (rc == 0)
 		rc = proc_parse_stat(buf, out->comm, sizeof(out->comm),
 				     &out->kernel_thread, &out->start);
-	if (rc == 0)
+	if (rc == 0 && (*file = "status") != NULL)
 		rc = read_at(dir, "status", buf, PROC_FILE_MAX);
 	if (rc == 0)
 		rc = proc_parse_status(buf, &out->uid, &out->gid, &out->locked,
 				       &out->pinned);
-	if (rc == 0)
+	if (rc == 0 && (*file = "limits") != NULL)
 		rc = read_at(dir, "limits", buf, PROC_FILE_MAX);
 	if (rc == 0)
 		rc = proc_parse_limits(buf, &out->limits);
-	if (rc == 0)
+	if (rc == 0 && (*file = "loginuid") != NULL)
 		rc = read_id(dir, "loginuid", &out->has_login, &loginuid);
-	if (rc == 0)
+	if (rc == 0 && (*file = "sessionid") != NULL)
 		rc = read_id(dir, "sessionid", &out->has_session, &out->session);
 	/* No cgroup file (a kernel without cgroups): no job. */
-	if (rc == 0 && (rc = read_at(dir, "cgroup", buf, PROC_FILE_MAX)) == -ENOENT)
+	if (rc == 0 && (*file = "cgroup") != NULL &&
+	    (rc = read_at(dir, "cgroup", buf, PROC_FILE_MAX)) == -ENOENT)
 		rc = 0, buf[0] = '\0';
 	if (rc == 0)
 		rc = proc_parse_slurm_job(buf, &out->has_job, &out->job);
@@ -427,11 +394,11 @@ int proc_list(const char *root, pid_t **pids, size_t *n)
 	struct dirent *entry;
 	size_t used = 0, room = 0;
 	pid_t *list = NULL;
-	int fd = open_under(root, "/proc", O_RDONLY | O_DIRECTORY);
+	int fd = dirfd_open_dir(root, "/proc");
 	DIR *dir;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	dir = fdopendir(fd);
 	if (dir == NULL) {
 		int rc = -errno;
@@ -481,18 +448,16 @@ int proc_cgroup(const char *root, pid_t pid, char *buf, size_t len)
 int proc_session_service(const char *root, unsigned session, char *service,
 			 size_t len)
 {
-	char path[64], buf[PROC_FILE_MAX];
-	int fd, rc;
+	struct dirfd_text text;
+	char path[64];
+	int rc;
 
 	snprintf(path, sizeof(path), "/run/systemd/sessions/%u", session);
-	fd = open_under(root, path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	rc = read_fd(fd, buf, sizeof(buf));
-	close(fd);
+	rc = dirfd_read(root, path, &text);
 	if (rc < 0)
 		return rc;
-	rc = proc_parse_session_service(buf, service, len);
+	rc = proc_parse_session_service(text.data, service, len);
+	dirfd_text_free(&text);
 	if (rc == 0 && service[0] == '\0')
 		rc = -ENOENT;
 	return rc;

@@ -74,9 +74,12 @@ int proc_list(const char *root, pid_t **pids, size_t *n);
 /*
  * Reads process PID under ROOT.  Returns 0, -ESRCH (it is gone), -EACCES
  * (a file the caller may not read), -ENOMEM, or -EINVAL (a file not as
- * the kernel writes it).
+ * the kernel writes it: not its format, or not a regular file, which is
+ * never opened for reading).  *FILE: the name of the file read last
+ * ("stat"... "cgroup"), the one that failed.
  */
-int proc_read(const char *root, pid_t pid, struct proc_info *out);
+int proc_read(const char *root, pid_t pid, struct proc_info *out,
+	      const char **file);
 
 /* PID's start time alone: 0, -ESRCH or another -errno. */
 int proc_start_time(const char *root, pid_t pid, uint64_t *start);
@@ -90,8 +93,9 @@ int proc_cgroup(const char *root, pid_t pid, char *buf, size_t len);
 
 /*
  * The PAM service of logind session SESSION (ROOT/run/systemd/sessions/
- * SESSION, SERVICE=).  Returns 0 with SERVICE filled, or -errno (-ENOENT:
- * logind does not know the session, or names no service).
+ * SESSION, SERVICE=), read inside ROOT.  Returns 0 with SERVICE filled, or
+ * -errno (-ENOENT: logind does not know the session, or names no service;
+ * -EINVAL: not a regular file, or SERVICE too long).
  */
 int proc_session_service(const char *root, unsigned session, char *service,
 			 size_t len);

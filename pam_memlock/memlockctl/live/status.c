@@ -186,30 +186,7 @@ static void json_process(struct cli_json *j, const struct live_scan *scan,
 			 const struct live_proc *p)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "pid");
-	cli_json_uint(j, (uint64_t)p->info.pid);
-	cli_json_key(j, "user");
-	cli_json_string(j, p->user);
-	cli_json_key(j, "uid");
-	cli_json_uint(j, p->info.uid);
-	cli_json_key(j, "user_known");
-	cli_json_bool(j, p->user_known);
-	cli_json_key(j, "command");
-	cli_json_string(j, p->info.comm);
-	cli_json_key(j, "session");
-	if (p->info.has_session)
-		cli_json_uint(j, p->info.session);
-	else
-		cli_json_null(j);
-	cli_json_key(j, "slurm_job");
-	if (p->info.has_job)
-		cli_json_uint(j, p->info.job);
-	else
-		cli_json_null(j);
-	cli_json_key(j, "service");
-	cli_json_string(j, p->service);
-	cli_json_key(j, "service_given");
-	cli_json_bool(j, p->service_given);
+	live_json_process(j, p);
 	cli_json_key(j, "soft");
 	cli_json_bytes(j, p->info.limits.soft);
 	cli_json_key(j, "hard");
@@ -282,7 +259,7 @@ int cli_status(const struct cli_options *options)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (live_scan(options->root != NULL ? options->root : "", &options->source,

@@ -52,7 +52,7 @@ static int status(const struct cli_options *options, struct monitor_facts *f)
 	int rc;
 
 	cli_log_init(&log, &state);
-	rc = cli_selection(options, &selection);
+	rc = live_select(options, &selection);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (!f->policy_loads) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
-#include "rootfs.h"
+#include "dirfd.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +19,7 @@
 /* Directories deeper than this in one path: -ENAMETOOLONG. */
 #define WALK_DEPTH_MAX 256
 
-const char *doc_root_canonical(const char *root)
+const char *dirfd_root_canonical(const char *root)
 {
 	struct stat r, slash;
 
@@ -72,7 +72,7 @@ static char *link_then(int fd, const char *rest)
 /*
  * PATH walked below ROOTFD.  The descriptor of what it names is O_PATH;
  * with READING, the final component, once seen to be a regular file, is
- * opened for reading instead (only when /proc is missing: see rootfs.h).
+ * opened for reading instead (only when /proc is missing: see dirfd.h).
  */
 static int walk_path(int rootfd, const char *path, bool nofollow, bool reading,
 		     struct stat *st)
@@ -123,7 +123,7 @@ static int walk_path(int rootfd, const char *path, bool nofollow, bool reading,
 			break;
 		}
 		if (S_ISLNK(st->st_mode) && !(last && nofollow)) {
-			if (++w.links > DOC_LINKS_MAX) {
+			if (++w.links > DIRFD_LINKS_MAX) {
 				close(fd);
 				rc = -ELOOP;
 				break;
@@ -202,7 +202,7 @@ static int kernel_path(int rootfd, const char *path, bool nofollow, struct stat 
 #endif
 }
 
-int doc_open_path_walk(const char *root, const char *path, bool nofollow, struct stat *st)
+int dirfd_open_path_walk(const char *root, const char *path, bool nofollow, struct stat *st)
 {
 	int rootfd = open_root(root), fd;
 
@@ -213,7 +213,7 @@ int doc_open_path_walk(const char *root, const char *path, bool nofollow, struct
 	return fd;
 }
 
-int doc_open_path(const char *root, const char *path, bool nofollow, struct stat *st)
+int dirfd_open_path(const char *root, const char *path, bool nofollow, struct stat *st)
 {
 	int rootfd = open_root(root), fd;
 
@@ -226,10 +226,10 @@ int doc_open_path(const char *root, const char *path, bool nofollow, struct stat
 	return fd;
 }
 
-int doc_open_dir(const char *root, const char *dir)
+int dirfd_open_dir(const char *root, const char *dir)
 {
 	struct stat st;
-	int pfd = doc_open_path(root, dir, false, &st), fd;
+	int pfd = dirfd_open_path(root, dir, false, &st), fd;
 
 	if (pfd < 0)
 		return pfd;
@@ -243,18 +243,18 @@ int doc_open_dir(const char *root, const char *dir)
 	return fd < 0 ? -errno : fd;
 }
 
-int doc_open_parent(const char *root, const char *path)
+int dirfd_open_parent(const char *root, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
 	int fd;
 
 	if (slash == NULL || slash == path)
-		return doc_open_dir(root, "/");
+		return dirfd_open_dir(root, "/");
 	dir = strndup(path, (size_t)(slash - path));
 	if (dir == NULL)
 		return -ENOMEM;
-	fd = doc_open_dir(root, dir);
+	fd = dirfd_open_dir(root, dir);
 	free(dir);
 	return fd;
 }
@@ -288,61 +288,114 @@ static int reopen_regular(int pfd, const char *root, const char *path, const str
 	return fd;
 }
 
-/* Reads FD to the end, not st_size bytes: /proc files (/proc/1/limits) say
- * they are empty.  The size may change under us too: what is there is
- * read, up to the limit. */
-static int read_fd(int fd, size_t size, struct doc_text *out)
+/* Reads FD into BUF until LEN bytes or the end: *GOT bytes.  Returns 0
+ * or -errno. */
+static int read_upto(int fd, char *buf, size_t len, size_t *got)
 {
-	size_t got = 0;
+	*got = 0;
+	while (*got < len) {
+		ssize_t r = read(fd, buf + *got, len - *got);
 
-	size = size > 0 ? size : 4096;
-	out->data = malloc(size + 1);
-	if (out->data == NULL)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (got == size) {
-			char *grown;
-
-			/* One byte past the limit tells a file that is too large. */
-			if (size > DOC_FILE_MAX)
-				return -EFBIG;
-			size = size * 2 < DOC_FILE_MAX + 1 ? size * 2 : DOC_FILE_MAX + 1;
-			grown = realloc(out->data, size + 1);
-			if (grown == NULL)
-				return -ENOMEM;
-			out->data = grown;
-		}
-		r = read(fd, out->data + got, size - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
 		if (r == 0)
 			break;
-		got += (size_t)r;
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
+int dirfd_read_at(int dir, const char *name, char *buf, size_t len)
+{
+	char proc[64];
+	struct stat st, again;
+	int pfd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd, rc = 0;
+	size_t used = 0;
+
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	if (rc < 0) {
+		close(pfd);
+		return rc;
+	}
+	/* The very file checked; without /proc, the name again, if it is
+	 * still the same file (O_NOFOLLOW, O_NONBLOCK: no link, no wait). */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	rc = fd < 0 ? -errno : 0;
+	close(pfd);
+	if (rc < 0)
+		return rc;
+	if (fstat(fd, &again) < 0 || again.st_dev != st.st_dev || again.st_ino != st.st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	if (len > 0) {
+		rc = read_upto(fd, buf, len - 1, &used);
+		buf[used] = '\0';
+	}
+	close(fd);
+	return rc;
+}
+
+/* Reads FD to the end, not st_size bytes: /proc files (/proc/1/limits) say
+ * they are empty.  The size may change under us too: what is there is
+ * read, up to the limit. */
+static int read_fd(int fd, size_t size, struct dirfd_text *out)
+{
+	size_t got = 0, n;
+	int rc;
+
+	size = size > 0 ? size : 4096;
+	out->data = malloc(size + 1);
+	if (out->data == NULL)
+		return -ENOMEM;
+	for (;;) {
+		char *grown;
+
+		rc = read_upto(fd, out->data + got, size - got, &n);
+		got += n;
+		if (rc < 0)
+			return rc;
+		if (got < size)
+			break; /* the end */
+		/* One byte past the limit tells a file that is too large. */
+		if (size > DIRFD_FILE_MAX)
+			return -EFBIG;
+		size = size * 2 < DIRFD_FILE_MAX + 1 ? size * 2 : DIRFD_FILE_MAX + 1;
+		grown = realloc(out->data, size + 1);
+		if (grown == NULL)
+			return -ENOMEM;
+		out->data = grown;
 	}
 	out->data[got] = '\0';
 	out->len = got;
 	return 0;
 }
 
-int doc_read(const char *root, const char *path, struct doc_text *out)
+int dirfd_read(const char *root, const char *path, struct dirfd_text *out)
 {
 	struct stat st;
 	int pfd, fd, rc;
 
 	out->data = NULL;
 	out->len = 0;
-	pfd = doc_open_path(root, path, false, &st);
+	pfd = dirfd_open_path(root, path, false, &st);
 	if (pfd < 0)
 		return pfd;
 	if (S_ISDIR(st.st_mode))
 		rc = -EISDIR;
 	else if (!S_ISREG(st.st_mode))
 		rc = -EINVAL;
-	else if ((unsigned long long)st.st_size > DOC_FILE_MAX)
+	else if ((unsigned long long)st.st_size > DIRFD_FILE_MAX)
 		rc = -EFBIG;
 	else
 		rc = 0;
@@ -353,26 +406,58 @@ int doc_read(const char *root, const char *path, struct doc_text *out)
 	rc = read_fd(fd, (size_t)st.st_size, out);
 	close(fd);
 	if (rc < 0)
-		doc_text_free(out);
+		dirfd_text_free(out);
 	return rc;
 }
 
-void doc_text_free(struct doc_text *text)
+void dirfd_text_free(struct dirfd_text *text)
 {
 	free(text->data);
 	text->data = NULL;
 	text->len = 0;
 }
 
-bool doc_exists(const char *root, const char *path)
+bool dirfd_exists(const char *root, const char *path)
 {
 	struct stat st;
-	int fd = doc_open_path(root, path, false, &st);
+	int fd = dirfd_open_path(root, path, false, &st);
 
 	if (fd < 0)
 		return false;
 	close(fd);
 	return true;
+}
+
+static ssize_t files_read(const struct pml_files *files, const char *path,
+			  char *buf, size_t size)
+{
+	const struct dirfd_files *f = (const struct dirfd_files *)files;
+	struct dirfd_text text;
+	int rc = dirfd_read(f->root, path, &text);
+	size_t n;
+
+	if (rc < 0)
+		return rc;
+	n = size > 0 && text.len >= size ? size - 1 : text.len;
+	if (size > 0) {
+		memcpy(buf, text.data, n);
+		buf[n] = '\0';
+	}
+	dirfd_text_free(&text);
+	return (ssize_t)n;
+}
+
+static bool files_exist(const struct pml_files *files, const char *path)
+{
+	return dirfd_exists(((const struct dirfd_files *)files)->root, path);
+}
+
+void dirfd_files_init(struct dirfd_files *files, const char *root)
+{
+	*files = (struct dirfd_files){
+		.files = { .read = files_read, .exists = files_exist, .shown_under = root },
+		.root = root,
+	};
 }
 
 static int by_bytes(const void *a, const void *b)
@@ -387,10 +472,10 @@ static bool ends_with(const char *s, const char *suffix)
 	return sl >= xl && strcmp(s + sl - xl, suffix) == 0;
 }
 
-int doc_list_dir(const char *root, const char *dir, const char *suffix,
-		 char ***names, size_t *n)
+int dirfd_list_dir(const char *root, const char *dir, const char *suffix,
+		   char ***names, size_t *n)
 {
-	int fd = doc_open_dir(root, dir);
+	int fd = dirfd_open_dir(root, dir);
 	struct dirent *e;
 	size_t cap = 0;
 	DIR *d;
@@ -428,13 +513,13 @@ int doc_list_dir(const char *root, const char *dir, const char *suffix,
 	return 0;
 nomem:
 	closedir(d);
-	doc_names_free(*names, *n);
+	dirfd_names_free(*names, *n);
 	*names = NULL;
 	*n = 0;
 	return -ENOMEM;
 }
 
-void doc_names_free(char **names, size_t n)
+void dirfd_names_free(char **names, size_t n)
 {
 	size_t i;
 

@@ -111,10 +111,10 @@ static bool refused_file(const struct doctor *d, struct doc_path *p, const char 
 	shown = doc_shown(d, file);
 	snprintf(msg, sizeof(msg), "refused: %s; the module then refuses the whole policy and sets no limit in any session",
 		 why);
-	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+	for (i = 0; i < N_OF(refusals); i++)
 		if (strncmp(why, refusals[i].why, strlen(refusals[i].why)) == 0)
 			break;
-	if (i == sizeof(refusals) / sizeof(refusals[0]))
+	if (i == N_OF(refusals))
 		return false;
 	if (p->verdict == DOC_V_ERROR)
 		return true;

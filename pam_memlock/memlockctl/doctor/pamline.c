@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "cli.h"
 
 /* libpam 1.5's line buffer, fgets(3) into it, a piece at a time. */
 #define V15_BUF 1024

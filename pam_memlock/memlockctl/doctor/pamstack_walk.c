@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "cli.h"
 
 enum impression {
 	IMP_UNDEF,

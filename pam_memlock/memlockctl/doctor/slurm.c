@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli.h"
 #include "rootfs.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define EXAMPLE "examples/pam.d/slurm of pam_memlock's documentation"
 
 /* Where Debian's packages keep slurm.conf, then where they kept it. */

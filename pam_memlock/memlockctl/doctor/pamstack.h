@@ -27,8 +27,12 @@
  * Includes can multiply a stack (files that each include the next twice
  * double it at every level); libpam builds every handler at each
  * pam_start, appending each by walking its list to the end.  Past
- * DOC_LINES_MAX lines read, counting every include anew, doctor stops and
- * calls the stack an error.
+ * DOC_LINES_MAX lines or DOC_BYTES_MAX bytes read, counting every include
+ * anew, doctor stops and calls the stack an error.  A line read again
+ * through another include shares the strings of its first reading, so a
+ * stack costs at most its files' text once, its handlers, and the bytes
+ * the budget lets through once: a hostile image cannot make it grow with
+ * the number of its includes.
  *
  * The stack owns every string it holds; free it with doc_stack_free.
  */
@@ -44,6 +48,11 @@
 
 /* Lines read through every include, past which doctor gives up. */
 #define DOC_LINES_MAX 10000
+
+/* Bytes of files read through every include (each include counted anew),
+ * past which doctor gives up: the time and memory a root's stacks may
+ * take, whatever the image holds. */
+#define DOC_BYTES_MAX (16u << 20)
 
 /* How the system's libpam reads its files: see pamline.h. */
 enum doc_libpam_dialect {
@@ -114,9 +123,10 @@ struct doc_stack {
 	size_t n, cap;
 	struct doc_problem *problems;
 	size_t n_problems, cap_problems;
-	bool session_fails;	  /* the walk ends in failure */
-	bool start_fails;	  /* pam_start fails: no handler runs */
-	unsigned long lines_read; /* through every include: see DOC_LINES_MAX */
+	bool session_fails;	       /* the walk ends in failure */
+	bool start_fails;	       /* pam_start fails: no handler runs */
+	unsigned long lines_read;      /* through every include: see DOC_LINES_MAX */
+	unsigned long long bytes_read; /* the same: see DOC_BYTES_MAX */
 	/* Every string above lives in these blocks. */
 	char **strings;
 	size_t n_strings, cap_strings;

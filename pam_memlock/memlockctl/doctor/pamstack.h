@@ -19,8 +19,13 @@
  * handler, as in libpam: no problem for sessions.
  *
  * doc_stack_walk then runs the list on the success path: every module that
- * is found returns PAM_SUCCESS, except pam_deny (PAM_SESSION_ERR); a module
- * that is not found returns PAM_MODULE_UNKNOWN.  It applies the controls,
+ * is found returns PAM_SUCCESS, except pam_deny (PAM_SESSION_ERR) and
+ * pam_succeed_if, whose conditions on the service are evaluated as it
+ * evaluates them (PAM_AUTH_ERR when one is false, PAM_SERVICE_ERR for one
+ * it cannot parse); a condition on the user or the session's items
+ * (user, uid, gid, shell, home, ruser, rhost, tty, ingroup, innetgr) is
+ * taken to hold, and the stack is marked as depending on the user.  A
+ * module that is not found returns PAM_MODULE_UNKNOWN.  It applies the controls,
  * jumps (which never leave their substack), done and die, and marks which
  * handlers ran.
  *
@@ -75,6 +80,8 @@ enum doc_ret {
 	DOC_RET_SESSION_ERR,	/* pam_deny */
 	DOC_RET_PERM_DENIED,	/* a handler libpam marks "must fail" */
 	DOC_RET_MODULE_UNKNOWN, /* the module file is not there */
+	DOC_RET_AUTH_ERR,	/* pam_succeed_if: a condition is false */
+	DOC_RET_SERVICE_ERR,	/* pam_succeed_if: a condition it cannot parse */
 	DOC_RET_COUNT
 };
 
@@ -107,6 +114,8 @@ struct doc_handler {
 	const char *args;   /* the arguments as written, "" for none */
 	int actions[DOC_RET_COUNT];
 	bool ran; /* set by doc_stack_walk */
+	/* set by doc_stack_walk: it took a condition on the user to hold */
+	bool assumed;
 };
 
 struct doc_problem {
@@ -124,6 +133,7 @@ struct doc_stack {
 	struct doc_problem *problems;
 	size_t n_problems, cap_problems;
 	bool session_fails;	       /* the walk ends in failure */
+	bool depends_on_user;	       /* the walk took a condition on the user to hold */
 	bool start_fails;	       /* pam_start fails: no handler runs */
 	unsigned long lines_read;      /* through every include: see DOC_LINES_MAX */
 	unsigned long long bytes_read; /* the same: see DOC_BYTES_MAX */

@@ -78,6 +78,9 @@ struct doc_path {
 	enum doc_verdict verdict;
 	struct doc_value soft, hard;
 	bool depends_on_user;
+	/* Slurm with MEMLOCK propagated: the tasks' soft limit is the
+	 * submitting shell's (at most the hard limit). */
+	bool soft_from_shell;
 	struct doc_step steps[DOC_STEPS_MAX];
 	size_t n_steps;
 	char problem_file[DOC_PATH_MAX];

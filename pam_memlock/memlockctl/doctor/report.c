@@ -38,6 +38,8 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	json_value(j, "hard", p->hard);
 	cli_json_key(j, "depends_on_user");
 	cli_json_bool(j, p->depends_on_user);
+	cli_json_key(j, "soft_from_submitting_shell");
+	cli_json_bool(j, p->soft_from_shell);
 	cli_json_key(j, "steps");
 	cli_json_open_array(j);
 	for (i = 0; i < p->n_steps; i++) {
@@ -108,7 +110,15 @@ void doc_print_text_path(const struct doc_path *p)
 		cli_print_text(stdout, s->effect);
 		printf("\n");
 	}
-	doc_pair_text(p->soft, p->hard, text, sizeof(text));
+	if (p->soft_from_shell) {
+		char hard[64];
+
+		doc_value_text(p->hard, hard, sizeof(hard));
+		snprintf(text, sizeof(text), "soft the submitting shell's (at most the hard), hard %s",
+			 hard);
+	} else {
+		doc_pair_text(p->soft, p->hard, text, sizeof(text));
+	}
 	printf("  result: %s%s\n", text,
 	       p->depends_on_user ? " (for users no line names; it depends on the user)" : "");
 	if (p->verdict == DOC_V_GREETER)

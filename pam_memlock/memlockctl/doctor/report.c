@@ -181,6 +181,11 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	json_value(j, "hard", d->pid1_hard);
 	cli_json_key(j, "source");
 	cli_json_string(j, d->pid1_note);
+	cli_json_key(j, "cap_sys_resource");
+	if (d->cap_known)
+		cli_json_bool(j, d->cap_resource);
+	else
+		cli_json_null(j);
 	cli_json_close_object(j);
 	cli_json_close_object(j);
 }
@@ -207,7 +212,7 @@ void doc_print_text_head(const struct doctor *d)
 	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library
 							    : "no libpam.so.0 found: today's");
 	printf(")\n");
-	printf("PID 1:      %s (%s)\n", text, d->pid1_note);
+	printf("PID 1:      %s (%s; %s)\n", text, d->pid1_note, d->cap_note);
 	printf("kernel:     %s (default memlock %s)\n\n", d->release,
 	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");
 }

@@ -23,7 +23,7 @@ if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
-echo "1..60"
+echo "1..61"
 
 work=$(mktemp -d /tmp/pml-doctor-family-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -135,6 +135,17 @@ expect "fedora: after it, without a memlock line, raise mode keeps whatever the 
 echo 'mode = "set";' >>"$root/etc/security/memlock.conf"
 doctor
 expect "fedora: after it, without a memlock line, set mode decides alone" "$limit" "(268435456, 268435456)"
+
+# authselect's system-auth skips its next line for crond alone (pam_succeed_if
+# "service in crond"): the module placed right after that line runs for
+# every other service that includes system-auth, and not for crond.
+fresh fedora usr/lib64/security
+sed -i '/pam_succeed_if\.so service in crond/a session optional pam_memlock.so' \
+	"$root/etc/authselect/system-auth"
+doctor
+expect "fedora: the module after system-auth's crond skip runs for every service but crond" \
+	'" ".join(s + "=" + paths[s]["verdict"] for s in ["crond", "login", "polkit-1", "su", "sudo", "sudo-i", "systemd-user"])' \
+	"crond=missing login=ok polkit-1=ok su=ok sudo=ok sudo-i=ok systemd-user=ok"
 
 # --- Arch (pambase).
 fresh arch usr/lib/security

@@ -61,7 +61,7 @@ expect() { # expect NAME EXPR WANT
 	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1" "want: $3" "got:  $got" "$(cat "$work/err")"; fi
 }
 
-echo "1..12"
+echo "1..16"
 
 node
 doctor
@@ -129,7 +129,39 @@ rm "$root/etc/pam.d/slurm"
 doctor
 expect "no /etc/pam.d/slurm: libpam's other, flagged missing, fix: the example" \
 	'" | ".join((p["verdict"], p["file"], p["fix"].split(":")[0]))' \
-	"missing | /etc/pam.d/other | copy examples/pam.d/slurm of pam_memlock's documentation to /etc/pam.d/slurm"
+	"missing | /etc/pam.d/other | copy ${PML_PAMEXAMPLESDIR:?run with make check}/slurm to /etc/pam.d/slurm"
+
+# Every fix the path needs, not only the first: no /etc/pam.d/slurm and
+# MEMLOCK propagated (the default); the soft limit is the submitting shell's.
+node 'UsePAM=1'
+rm "$root/etc/pam.d/slurm"
+doctor
+expect "no /etc/pam.d/slurm and MEMLOCK propagated: both fixes, the soft limit the submitting shell's" \
+	'p["verdict"], [f.split(":")[0] for f in p["fix"].split("; and ")], p["soft"], p["soft_from_submitting_shell"]' \
+	"('missing', ['copy $PML_PAMEXAMPLESDIR/slurm to /etc/pam.d/slurm', 'add PropagateResourceLimitsExcept=MEMLOCK to /etc/slurm/slurm.conf'], None, True)"
+node 'UsePAM=1'
+"$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --service slurm >"$work/out" 2>&1
+if grep -q "^  result: soft the submitting shell's (at most the hard), hard 4 MiB" "$work/out"; then
+	ok "the text result names the submitting shell's soft limit"
+else
+	not_ok "the text result names the submitting shell's soft limit" "$(grep result: "$work/out")"
+fi
+
+# A container: PID 1's bounding set lacks CAP_SYS_RESOURCE (bit 24), so
+# the session's hard limit (slurmd's 8 MiB here) cannot rise; the module
+# takes the soft one up to it.  With the bit, the policy's 64 MiB.
+for case in 000001fffeffffff:8388608 000001ffffffffff:67108864; do
+	node 'UsePAM=1
+PropagateResourceLimitsExcept=MEMLOCK' 'rules = ( { service = "slurm"; limit = "64 MiB"; mode = "set"; } );'
+	sed -i 's/^LimitMEMLOCK=.*/LimitMEMLOCK=8388608/' "$root/lib/systemd/system/slurmd.service"
+	mkdir -p "$root/proc/1"
+	printf 'Name:\tinit\nCapInh:\t0000000000000000\nCapBnd:\t%s\nCapAmb:\t0000000000000000\n' \
+		"${case%%:*}" >"$root/proc/1/status"
+	doctor
+	expect "CapBnd ${case%%:*} in the root's proc/1/status: the session gets ${case#*:}" \
+		'p["soft"], p["hard"], json.load(open(sys.argv[1]))["models"]["pid1"]["cap_sys_resource"]' \
+		"(${case#*:}, ${case#*:}, $([ "${case#*:}" = 8388608 ] && echo False || echo True))"
+done
 
 node 'UsePAM=1
 PropagateResourceLimitsExcept=MEMLOCK' 'limit = 8388608;'

@@ -6,12 +6,14 @@
  *    libpam, in a private mount namespace with the case over /etc/pam.d
  *    (and an empty directory over /usr/lib/pam.d), so that Debian's
  *    @include, which reads /etc/pam.d whatever confdir says, reads the case
- *    too.  Modules are this machine's: pam_permit, pam_deny, and
+ *    too.  Modules are this machine's: pam_permit, pam_deny,
+ *    pam_succeed_if (for the conditions on the service), and
  *    pam_nonexistent, which no system has.  A child that does not answer
  *    within 5 seconds, or dies of a signal, opened no session.
  *  - doctor: the same files under a root that holds this libpam.so.0 (so
  *    that doctor picks its reader as it would on this machine) and empty
- *    pam_permit.so and pam_deny.so; the stack resolved and walked.
+ *    pam_permit.so, pam_deny.so and pam_succeed_if.so; the stack resolved
+ *    and walked.
  * They must agree on whether the session opens; when it opens, doctor must
  * find nothing wrong, unless the case has a file "finding" saying what.  A
  * case with a file "undefined" is one where libpam's outcome is undefined
@@ -137,9 +139,10 @@ static void make_root(const char *root, const char *data, const char *name, cons
 	snprintf(cmd, sizeof(cmd),
 		 "mkdir -p '%s/etc' '%s/usr/lib/pam.d' '%s/usr/lib/security' '%s%.*s' &&"
 		 " cp -R '%s/%s' '%s/etc/pam.d' && cp '%s' '%s%s' &&"
-		 " : >'%s/usr/lib/security/pam_permit.so' && : >'%s/usr/lib/security/pam_deny.so'",
+		 " : >'%s/usr/lib/security/pam_permit.so' && : >'%s/usr/lib/security/pam_deny.so' &&"
+		 " : >'%s/usr/lib/security/pam_succeed_if.so'",
 		 root, root, root, root, (int)(strrchr(lib, '/') - lib), lib, data, name, root, lib,
-		 root, lib, root, root);
+		 root, lib, root, root, root);
 	if (run(cmd) != 0) {
 		printf("Bail out! cannot make a root for %s\n", name);
 		exit(1);

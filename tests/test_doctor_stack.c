@@ -200,6 +200,88 @@ START_TEST(missing_include_and_loop_are_problems)
 }
 END_TEST
 
+/* An include bomb: 1,600 includes of a file that holds one 1 MiB line.
+ * doctor stops at DOC_BYTES_MAX bytes read, with a problem that says so,
+ * and shares the line's text between includes: a few MiB of memory, where
+ * main took 1.6 GB (a copy of the arguments per include) and 34 s. */
+START_TEST(include_bomb_is_bounded_in_bytes)
+{
+	enum {
+		INCLUDES = 1600,
+		LINE = 1 << 20
+	};
+	const char *head = "session optional pam_permit.so ";
+	const char *inc = "session include big\n";
+	char *big = malloc(strlen(head) + LINE + 2), *svc = malloc(INCLUDES * strlen(inc) + 1);
+	struct doc_stack s;
+	struct rusage ru;
+	size_t i;
+
+	ck_assert_ptr_nonnull(big);
+	ck_assert_ptr_nonnull(svc);
+	strcpy(big, head);
+	memset(big + strlen(head), 'a', LINE);
+	strcpy(big + strlen(head) + LINE, "\n");
+	put("/etc/pam.d/big", big);
+	svc[0] = '\0';
+	for (i = 0; i < INCLUDES; i++)
+		strcat(svc + i * strlen(inc), inc);
+	put("/etc/pam.d/svc", svc);
+	free(big);
+	free(svc);
+	ck_assert_int_eq(doc_stack_resolve_with(root, &libpam_16, "svc", &s), 0);
+	ck_assert(s.start_fails);
+	ck_assert_uint_le(s.bytes_read, DOC_BYTES_MAX + LINE + 64);
+	ck_assert_ptr_nonnull(strstr(s.problems[s.n_problems - 1].message, "more than 16 MiB read"));
+	/* Every include's handler shares the one copy of the arguments. */
+	ck_assert_uint_ge(s.n, 2);
+	ck_assert_ptr_eq(s.h[0].args, s.h[s.n - 1].args);
+	doc_stack_free(&s);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	ck_assert_int_lt(ru.ru_maxrss, 128 * 1024); /* KiB */
+}
+END_TEST
+
+/* pam_succeed_if: a condition on the service is evaluated for the service
+ * doctor checks; one on the user is taken to hold, and the stack says so. */
+START_TEST(succeed_if_evaluates_the_service_and_marks_the_user)
+{
+	static const struct {
+		const char *service, *condition;
+		bool skips, depends_on_user;
+	} cases[] = {
+		{ "crond", "service in crond quiet use_uid", true, false },
+		{ "login", "service in crond quiet use_uid", false, false },
+		{ "login", "service notin crond:atd", true, false },
+		{ "login", "service != crond", true, false },
+		{ "login", "uid < 1000", true, true },
+		{ "login", "service = crond user ingroup wheel", false, false },
+		{ "login", "user ingroup wheel service = crond", false, true },
+	};
+	char text[256], name[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct doc_stack s;
+
+		snprintf(text, sizeof(text),
+			 "session [success=1 default=ignore] pam_succeed_if.so %s\n"
+			 "session optional pam_memlock.so\n",
+			 cases[i].condition);
+		snprintf(name, sizeof(name), "/etc/pam.d/%s", cases[i].service);
+		put(name, text);
+		put("/usr/lib/security/pam_succeed_if.so", "");
+		ck_assert_int_eq(doc_stack_resolve_with(root, &libpam_16, cases[i].service, &s), 0);
+		doc_stack_walk(&s);
+		ck_assert_msg(s.h[1].ran == !cases[i].skips, "%s: %s", cases[i].service,
+			      cases[i].condition);
+		ck_assert_msg(s.depends_on_user == cases[i].depends_on_user, "%s: %s",
+			      cases[i].service, cases[i].condition);
+		doc_stack_free(&s);
+	}
+}
+END_TEST
+
 START_TEST(at_include_reads_etc_only_include_reads_the_vendor_dir)
 {
 	struct doc_stack s;
@@ -413,6 +495,8 @@ int main(void)
 	tcase_add_test(tc, missing_include_and_loop_are_problems);
 	tcase_add_test(tc, paths_resolve_inside_the_root_both_ways);
 	tcase_add_test(tc, exponential_includes_are_bounded);
+	tcase_add_test(tc, include_bomb_is_bounded_in_bytes);
+	tcase_add_test(tc, succeed_if_evaluates_the_service_and_marks_the_user);
 	tcase_add_test(tc, at_include_reads_etc_only_include_reads_the_vendor_dir);
 	tcase_add_test(tc, modules_in_the_multiarch_directory);
 	tcase_add_test(tc, distribution_links_resolve_inside_the_root);

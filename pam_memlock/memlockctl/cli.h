@@ -21,6 +21,9 @@
 				 * under --strict, a write error */
 #define CLI_EXIT_USAGE 2
 
+/* The number of elements of array A (not of a pointer). */
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 /* What the command line said; each command reads what it takes. */
 struct cli_options {
 	struct pml_source source; /* the module's default, or --conf */

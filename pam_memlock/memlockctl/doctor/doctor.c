@@ -209,6 +209,37 @@ static bool module_installed(const char *root)
 	return false;
 }
 
+/* The capability that lets a process raise its hard limits. */
+#define CAP_SYS_RESOURCE_BIT 24
+
+/* PID 1's bounding set, which every session's process inherits at most:
+ * "CapBnd:\t<hex>" of ROOT/proc/1/status. */
+static void probe_bounding_set(struct doctor *d)
+{
+	struct doc_text text;
+	const char *line;
+	unsigned long long set;
+	char *end;
+
+	d->cap_known = false;
+	snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status has no CapBnd line");
+	if (doc_read(d->root, "/proc/1/status", &text) < 0) {
+		snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status is unreadable");
+		return;
+	}
+	line = strstr(text.data, "\nCapBnd:");
+	if (line != NULL) {
+		set = strtoull(line + 8, &end, 16);
+		if (end != line + 8 && (*end == '\n' || *end == '\0')) {
+			d->cap_known = true;
+			d->cap_resource = (set >> CAP_SYS_RESOURCE_BIT) & 1;
+			snprintf(d->cap_note, sizeof(d->cap_note), "%s in PID 1's bounding set",
+				 d->cap_resource ? "CAP_SYS_RESOURCE" : "no CAP_SYS_RESOURCE");
+		}
+	}
+	doc_text_free(&text);
+}
+
 static void probe(struct doctor *d)
 {
 	struct utsname uts;
@@ -222,6 +253,7 @@ static void probe(struct doctor *d)
 	d->module_installed = module_installed(d->root);
 	d->profile_shipped = doc_exists(d->root, PAM_CONFIGS_PROFILE);
 	d->pid1_soft.known = d->pid1_hard.known = false;
+	probe_bounding_set(d);
 	if (d->root[0] != '\0') {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "unknown under --root");
 		return;

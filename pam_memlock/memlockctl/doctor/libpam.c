@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "rootfs.h"
 
 #ifndef PML_PAMMODDIR
@@ -63,12 +64,12 @@ void doc_libpam_probe(const char *root, struct doc_libpam *out)
 
 		if (doc_read(root, library_paths[i], &text) < 0)
 			continue;
-		for (f = 0; f < sizeof(fingerprints) / sizeof(fingerprints[0]); f++)
+		for (f = 0; f < N_OF(fingerprints); f++)
 			if (memmem(text.data, text.len, fingerprints[f].message,
 				   strlen(fingerprints[f].message)) != NULL)
 				break;
 		doc_text_free(&text);
-		if (f < sizeof(fingerprints) / sizeof(fingerprints[0])) {
+		if (f < N_OF(fingerprints)) {
 			out->dialect = fingerprints[f].dialect;
 			snprintf(out->library, sizeof(out->library), "%s", library_paths[i]);
 			return;

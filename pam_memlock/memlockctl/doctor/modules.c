@@ -112,10 +112,10 @@ static bool refused_file(const struct doctor *d, struct doc_path *p, const char 
 	shown = doc_shown(d, file);
 	snprintf(msg, sizeof(msg), "refused: %s; the module then refuses the whole policy and sets no limit in any session",
 		 why);
-	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+	for (i = 0; i < N_OF(refusals); i++)
 		if (strncmp(why, refusals[i].why, strlen(refusals[i].why)) == 0)
 			break;
-	if (i == sizeof(refusals) / sizeof(refusals[0]))
+	if (i == N_OF(refusals))
 		return false;
 	if (p->verdict == DOC_V_ERROR)
 		return true;
@@ -140,7 +140,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	};
 	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_memlock");
 	char *conf_arg, *conf, text[128], target[128];
-	bool conf_given, dry_run, present;
+	bool conf_given, dry_run, present, capped = false;
 	int rc;
 
 	if (s == NULL)
@@ -210,14 +210,27 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 				 "dry_run: computes %s (%s) and changes nothing", target,
 				 pml_mode_name(dec->mode->mode));
 		} else {
+			struct doc_value had = *hard;
+
 			plan(dec->mode->mode, soft, hard, dec->soft.bytes, dec->hard.bytes);
+			/* Without CAP_SYS_RESOURCE the hard limit cannot rise: the
+			 * module keeps it and takes the soft one as far as it goes. */
+			if (d->cap_known && !d->cap_resource && had.known &&
+			    (!hard->known || hard->bytes > had.bytes)) {
+				*hard = had;
+				if (soft->known && soft->bytes > had.bytes)
+					soft->bytes = had.bytes;
+				capped = true;
+			}
 			s->changes = true;
 			s->kept_higher = (soft->known && soft->bytes > dec->soft.bytes) ||
 					 (hard->known && hard->bytes > dec->hard.bytes);
 			doc_pair_text(*soft, *hard, text, sizeof(text));
-			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s",
+			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s%s",
 				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),
-				 p->depends_on_user ? " (for users no rule names)" : "", text);
+				 p->depends_on_user ? " (for users no rule names)" : "", text,
+				 capped ? " (no CAP_SYS_RESOURCE in PID 1's bounding set: the hard limit cannot rise, and the soft one stops at it)"
+					: "");
 			if (s->kept_higher) {
 				size_t len = strlen(s->effect);
 

@@ -10,9 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "rootfs.h"
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *const doc_init_names[DOC_INIT_COUNT] = {
 	[DOC_INIT_UNKNOWN] = "unknown",

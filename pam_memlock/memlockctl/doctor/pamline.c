@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "cli.h"
 
 /* libpam 1.5's line buffer, fgets(3) into it, a piece at a time. */
 #define V15_BUF 1024
@@ -230,11 +230,11 @@ static const struct {
 	{ "success", DOC_RET_SUCCESS },
 	{ "open_err", -1 },
 	{ "symbol_err", -1 },
-	{ "service_err", -1 },
+	{ "service_err", DOC_RET_SERVICE_ERR },
 	{ "system_err", -1 },
 	{ "buf_err", -1 },
 	{ "perm_denied", DOC_RET_PERM_DENIED },
-	{ "auth_err", -1 },
+	{ "auth_err", DOC_RET_AUTH_ERR },
 	{ "cred_insufficient", -1 },
 	{ "authinfo_unavail", -1 },
 	{ "user_unknown", -1 },

@@ -19,16 +19,25 @@
  * handler, as in libpam: no problem for sessions.
  *
  * doc_stack_walk then runs the list on the success path: every module that
- * is found returns PAM_SUCCESS, except pam_deny (PAM_SESSION_ERR); a module
- * that is not found returns PAM_MODULE_UNKNOWN.  It applies the controls,
+ * is found returns PAM_SUCCESS, except pam_deny (PAM_SESSION_ERR) and
+ * pam_succeed_if, whose conditions on the service are evaluated as it
+ * evaluates them (PAM_AUTH_ERR when one is false, PAM_SERVICE_ERR for one
+ * it cannot parse); a condition on the user or the session's items
+ * (user, uid, gid, shell, home, ruser, rhost, tty, ingroup, innetgr) is
+ * taken to hold, and the stack is marked as depending on the user.  A
+ * module that is not found returns PAM_MODULE_UNKNOWN.  It applies the controls,
  * jumps (which never leave their substack), done and die, and marks which
  * handlers ran.
  *
  * Includes can multiply a stack (files that each include the next twice
  * double it at every level); libpam builds every handler at each
  * pam_start, appending each by walking its list to the end.  Past
- * DOC_LINES_MAX lines read, counting every include anew, doctor stops and
- * calls the stack an error.
+ * DOC_LINES_MAX lines or DOC_BYTES_MAX bytes read, counting every include
+ * anew, doctor stops and calls the stack an error.  A line read again
+ * through another include shares the strings of its first reading, so a
+ * stack costs at most its files' text once, its handlers, and the bytes
+ * the budget lets through once: a hostile image cannot make it grow with
+ * the number of its includes.
  *
  * The stack owns every string it holds; free it with doc_stack_free.
  */
@@ -44,6 +53,11 @@
 
 /* Lines read through every include, past which doctor gives up. */
 #define DOC_LINES_MAX 10000
+
+/* Bytes of files read through every include (each include counted anew),
+ * past which doctor gives up: the time and memory a root's stacks may
+ * take, whatever the image holds. */
+#define DOC_BYTES_MAX (16u << 20)
 
 /* How the system's libpam reads its files: see pamline.h. */
 enum doc_libpam_dialect {
@@ -66,6 +80,8 @@ enum doc_ret {
 	DOC_RET_SESSION_ERR,	/* pam_deny */
 	DOC_RET_PERM_DENIED,	/* a handler libpam marks "must fail" */
 	DOC_RET_MODULE_UNKNOWN, /* the module file is not there */
+	DOC_RET_AUTH_ERR,	/* pam_succeed_if: a condition is false */
+	DOC_RET_SERVICE_ERR,	/* pam_succeed_if: a condition it cannot parse */
 	DOC_RET_COUNT
 };
 
@@ -98,6 +114,8 @@ struct doc_handler {
 	const char *args;   /* the arguments as written, "" for none */
 	int actions[DOC_RET_COUNT];
 	bool ran; /* set by doc_stack_walk */
+	/* set by doc_stack_walk: it took a condition on the user to hold */
+	bool assumed;
 };
 
 struct doc_problem {
@@ -114,9 +132,11 @@ struct doc_stack {
 	size_t n, cap;
 	struct doc_problem *problems;
 	size_t n_problems, cap_problems;
-	bool session_fails;	  /* the walk ends in failure */
-	bool start_fails;	  /* pam_start fails: no handler runs */
-	unsigned long lines_read; /* through every include: see DOC_LINES_MAX */
+	bool session_fails;	       /* the walk ends in failure */
+	bool depends_on_user;	       /* the walk took a condition on the user to hold */
+	bool start_fails;	       /* pam_start fails: no handler runs */
+	unsigned long lines_read;      /* through every include: see DOC_LINES_MAX */
+	unsigned long long bytes_read; /* the same: see DOC_BYTES_MAX */
 	/* Every string above lives in these blocks. */
 	char **strings;
 	size_t n_strings, cap_strings;

@@ -17,10 +17,20 @@
  * next: RLIMIT_NOFILE's usual 1,024, less what is open already. */
 #define CHAIN_MAX 1000
 
+/* What a module line of a file gave when first read, kept by the stack:
+ * the same line read through another include shares it. */
+struct doc_line_seen {
+	unsigned first; /* its first physical line */
+	const char *module, *name, *args;
+};
+
 struct doc_file_seen {
-	char *path;
+	const char *path; /* kept by the stack: every include of it shares it */
 	struct doc_text text;
 	int rc; /* doc_read's */
+	/* Its module lines read so far, by line, ascending. */
+	struct doc_line_seen *lines;
+	size_t n_lines, cap_lines;
 };
 
 struct doc_parser {
@@ -31,7 +41,7 @@ struct doc_parser {
 	const char *chain[CHAIN_MAX]; /* the files being read, nested */
 	unsigned depth;
 	bool had_session; /* some session line, the service's own file */
-	bool too_long;	  /* past DOC_LINES_MAX: stop */
+	bool too_long;	  /* past DOC_LINES_MAX or DOC_BYTES_MAX: stop */
 	/* Each file read once, each module looked for once.  A file's text
 	 * stays where it is while includes read others. */
 	struct doc_file_seen **files;
@@ -66,6 +76,13 @@ struct doc_handler *doc_add_handler(struct doc_parser *p, enum doc_handler_kind 
 
 /* PATH read once per resolution; NULL when out of memory. */
 struct doc_file_seen *doc_read_once(struct doc_parser *p, const char *path);
+
+/* The strings of F's module line FIRST when it was read before, or NULL. */
+const struct doc_line_seen *doc_line_seen(const struct doc_file_seen *f, unsigned first);
+
+/* Remembers SEEN (its strings kept by the stack) for later readings; a
+ * line out of order is not remembered.  False when out of memory. */
+bool doc_line_remember(struct doc_file_seen *f, const struct doc_line_seen *seen);
 
 /*
  * The file libpam opens for NAME: NAME itself if absolute, else the first

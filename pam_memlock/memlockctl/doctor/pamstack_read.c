@@ -31,6 +31,7 @@ static enum read_result load_file(struct doc_parser *p, const char *path, enum t
 				  unsigned include_level, unsigned level);
 
 struct line_ctx {
+	struct doc_file_seen *seen; /* the file's text and what its lines gave */
 	const char *file;
 	unsigned line;
 	enum type requested;
@@ -72,8 +73,11 @@ static enum read_result include(struct doc_parser *p, const struct line_ctx *c, 
 		if (strcmp(p->chain[i], path) == 0)
 			break;
 	if (path != NULL && !(v15 && (i < p->depth || p->depth == CHAIN_MAX))) {
-		const char *kept = doc_keep(p->stack, path);
+		/* The name every include of the file shares. */
+		struct doc_file_seen *f = doc_read_once(p, path);
+		const char *kept = f != NULL ? f->path : NULL;
 
+		free(path);
 		if (kept == NULL) {
 			p->rc = -ENOMEM;
 			return READ_ABORTS;
@@ -150,6 +154,8 @@ static enum read_result parse_line(struct doc_parser *p, const struct line_ctx *
 	enum type type;
 	int actions[DOC_RET_COUNT];
 	struct doc_handler *h;
+	const struct doc_line_seen *seen;
+	struct doc_line_seen fresh;
 	const char *bad_type = NULL;
 	bool silent = false;
 	size_t alen;
@@ -201,21 +207,32 @@ static enum read_result parse_line(struct doc_parser *p, const struct line_ctx *
 	h = doc_add_handler(p, kind, c->file, c->line, c->level, actions);
 	if (h == NULL)
 		return READ_OK;
-	/* The arguments as written, as far as libpam's tokens reach. */
-	cursor = cursor != NULL ? cursor : (char *)"";
-	cursor += strspn(cursor, " \t\n");
-	alen = strlen(cursor);
-	while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
-			    cursor[alen - 1] == '\n'))
-		cursor[--alen] = '\0';
 	h->silent = silent;
-	h->module = doc_keep_copy(s, module);
-	h->name = doc_base_name(s, module);
-	h->args = doc_keep_copy(s, cursor);
-	if (h->module == NULL || h->name == NULL || h->args == NULL) {
-		p->rc = -ENOMEM;
-		return READ_ABORTS;
+	seen = doc_line_seen(c->seen, c->line);
+	if (seen == NULL) {
+		/* The arguments as written, as far as libpam's tokens reach. */
+		cursor = cursor != NULL ? cursor : (char *)"";
+		cursor += strspn(cursor, " \t\n");
+		alen = strlen(cursor);
+		while (alen > 0 && (cursor[alen - 1] == ' ' || cursor[alen - 1] == '\t' ||
+				    cursor[alen - 1] == '\n'))
+			cursor[--alen] = '\0';
+		fresh = (struct doc_line_seen){
+			.first = c->line,
+			.module = doc_keep_copy(s, module),
+			.name = doc_base_name(s, module),
+			.args = doc_keep_copy(s, cursor),
+		};
+		if (fresh.module == NULL || fresh.name == NULL || fresh.args == NULL ||
+		    !doc_line_remember(c->seen, &fresh)) {
+			p->rc = -ENOMEM;
+			return READ_ABORTS;
+		}
+		seen = &fresh;
 	}
+	h->module = seen->module;
+	h->name = seen->name;
+	h->args = seen->args;
 	h->found = doc_module_found(p, module);
 	if (!h->found && !silent && h->kind == DOC_H_MODULE)
 		doc_problem_named(p, false, c->file, c->line,
@@ -250,9 +267,18 @@ static enum read_result load_file(struct doc_parser *p, const char *path, enum t
 	reader = (struct doc_reader){ .text = &f->text, .dialect = p->libpam->dialect };
 	if (p->depth == CHAIN_MAX)
 		return READ_FAILS;
+	p->stack->bytes_read += f->text.len;
+	if (p->stack->bytes_read > DOC_BYTES_MAX) {
+		if (!p->too_long)
+			doc_problem(p, true, path, 0, "the includes come to more than %u MiB read: doctor stops here (an image's stacks may take no more)",
+				    DOC_BYTES_MAX >> 20);
+		p->too_long = true;
+		return READ_ABORTS;
+	}
 	p->chain[p->depth++] = path;
 	while (r == READ_OK && p->rc == 0 && (got = doc_next_line(&reader, &line, &first)) == 1) {
 		struct line_ctx c = {
+			.seen = f,
 			.file = path,
 			.line = first,
 			.requested = requested,

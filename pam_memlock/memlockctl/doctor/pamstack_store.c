@@ -159,15 +159,48 @@ struct doc_file_seen *doc_read_once(struct doc_parser *p, const char *path)
 	f = calloc(1, sizeof(*f));
 	if (f == NULL)
 		return NULL;
-	f->path = strdup(path);
+	f->path = doc_keep_copy(p->stack, path);
 	f->rc = f->path != NULL ? doc_read(p->root, path, &f->text) : -ENOMEM;
 	if (f->rc == -ENOMEM) {
-		free(f->path);
 		free(f);
 		return NULL;
 	}
 	p->files[p->n_files++] = f;
 	return f;
+}
+
+const struct doc_line_seen *doc_line_seen(const struct doc_file_seen *f, unsigned first)
+{
+	size_t lo = 0, hi = f->n_lines;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->lines[mid].first == first)
+			return &f->lines[mid];
+		if (f->lines[mid].first < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+bool doc_line_remember(struct doc_file_seen *f, const struct doc_line_seen *seen)
+{
+	if (f->n_lines > 0 && f->lines[f->n_lines - 1].first >= seen->first)
+		return true;
+	if (f->n_lines == f->cap_lines) {
+		size_t cap = f->cap_lines ? f->cap_lines * 2 : 16;
+		struct doc_line_seen *grown = realloc(f->lines, cap * sizeof(*grown));
+
+		if (grown == NULL)
+			return false;
+		f->lines = grown;
+		f->cap_lines = cap;
+	}
+	f->lines[f->n_lines++] = *seen;
+	return true;
 }
 
 static char *join_path(const char *dir, const char *name)
@@ -273,7 +306,7 @@ void doc_parser_free(struct doc_parser *p)
 	size_t i;
 
 	for (i = 0; i < p->n_files; i++) {
-		free(p->files[i]->path);
+		free(p->files[i]->lines);
 		doc_text_free(&p->files[i]->text);
 		free(p->files[i]);
 	}

@@ -266,6 +266,17 @@ void doc_check_path(const struct doctor *d, const char *service, struct doc_path
 		bool memlock = strcmp(h->name, "pam_memlock") == 0;
 		bool limits = strcmp(h->name, "pam_limits") == 0;
 
+		if (h->assumed) {
+			struct doc_step *n = doc_add_step(p, h->file, h->line, h->name);
+
+			p->depends_on_user = true;
+			if (n != NULL) {
+				snprintf(n->effect, sizeof(n->effect), "%s",
+					 "a condition on the user or the session's items: doctor takes it to hold, so what follows depends on the user");
+				n->soft = soft;
+				n->hard = hard;
+			}
+		}
 		if (h->kind != DOC_H_MODULE || (!memlock && !limits))
 			continue;
 		if (!h->ran) {

@@ -54,6 +54,11 @@ struct doctor {
 	char release[128];
 	struct doc_value pid1_soft, pid1_hard;
 	char pid1_note[128];
+	/* CAP_SYS_RESOURCE in PID 1's bounding set (/proc/1/status, under the
+	 * root too): without it no session can raise its hard limit, and the
+	 * module's soft limit goes only as far as the hard one it has. */
+	bool cap_known, cap_resource;
+	char cap_note[96];
 	struct doc_user user;
 	bool have_user;
 	bool module_installed; /* pam_memlock.so is in a module directory */
@@ -81,6 +86,9 @@ struct doc_path {
 	enum doc_verdict verdict;
 	struct doc_value soft, hard;
 	bool depends_on_user;
+	/* Slurm with MEMLOCK propagated: the tasks' soft limit is the
+	 * submitting shell's (at most the hard limit). */
+	bool soft_from_shell;
 	struct doc_step steps[DOC_STEPS_MAX];
 	size_t n_steps;
 	char problem_file[DOC_PATH_MAX];

@@ -38,6 +38,8 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	json_value(j, "hard", p->hard);
 	cli_json_key(j, "depends_on_user");
 	cli_json_bool(j, p->depends_on_user);
+	cli_json_key(j, "soft_from_submitting_shell");
+	cli_json_bool(j, p->soft_from_shell);
 	cli_json_key(j, "steps");
 	cli_json_open_array(j);
 	for (i = 0; i < p->n_steps; i++) {
@@ -108,7 +110,15 @@ void doc_print_text_path(const struct doc_path *p)
 		cli_print_text(stdout, s->effect);
 		printf("\n");
 	}
-	doc_pair_text(p->soft, p->hard, text, sizeof(text));
+	if (p->soft_from_shell) {
+		char hard[64];
+
+		doc_value_text(p->hard, hard, sizeof(hard));
+		snprintf(text, sizeof(text), "soft the submitting shell's (at most the hard), hard %s",
+			 hard);
+	} else {
+		doc_pair_text(p->soft, p->hard, text, sizeof(text));
+	}
 	printf("  result: %s%s\n", text,
 	       p->depends_on_user ? " (for users no line names; it depends on the user)" : "");
 	if (p->verdict == DOC_V_GREETER)
@@ -171,6 +181,11 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	json_value(j, "hard", d->pid1_hard);
 	cli_json_key(j, "source");
 	cli_json_string(j, d->pid1_note);
+	cli_json_key(j, "cap_sys_resource");
+	if (d->cap_known)
+		cli_json_bool(j, d->cap_resource);
+	else
+		cli_json_null(j);
 	cli_json_close_object(j);
 	cli_json_close_object(j);
 }
@@ -197,7 +212,7 @@ void doc_print_text_head(const struct doctor *d)
 	cli_print_text(stdout, d->libpam.library[0] != '\0' ? d->libpam.library
 							    : "no libpam.so.0 found: today's");
 	printf(")\n");
-	printf("PID 1:      %s (%s)\n", text, d->pid1_note);
+	printf("PID 1:      %s (%s; %s)\n", text, d->pid1_note, d->cap_note);
 	printf("kernel:     %s (default memlock %s)\n\n", d->release,
 	       doc_kernel_default(d->release) >= ((uint64_t)8 << 20) ? "8 MiB" : "64 KiB");
 }

@@ -9,10 +9,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli.h"
 #include "rootfs.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-#define EXAMPLE "examples/pam.d/slurm of pam_memlock's documentation"
+/* Where make install (and Debian's package, with its docdir) puts the
+ * example stack. */
+#ifndef PML_PAMEXAMPLESDIR
+#define PML_PAMEXAMPLESDIR "/usr/local/share/doc/pam_memlock/examples/pam.d"
+#endif
+#define EXAMPLE PML_PAMEXAMPLESDIR "/slurm"
 
 /* Where Debian's packages keep slurm.conf, then where they kept it. */
 static const char *const conf_files[] = { "/etc/slurm/slurm.conf", "/etc/slurm-llnl/slurm.conf" };
@@ -119,17 +124,23 @@ void doc_slurm_parse(const char *text, struct doc_slurm_conf *out)
 	}
 }
 
-/* The verdict and fix of a finding; the worse verdict stands, and so does
- * an error. */
-static void finding(struct doc_path *p, enum doc_verdict verdict, bool replace_same,
-		    const char *fix)
+/* A finding's verdict and fix: the worse verdict stands, and so does an
+ * error; every fix the path needs is given, in order, REPLACE dropping the
+ * path's own fix (the stack it was about is not the one Slurm runs). */
+static void finding(struct doc_path *p, enum doc_verdict verdict, bool replace, const char *fix)
 {
+	char had[DOC_MSG_MAX];
+
 	if (p->verdict == DOC_V_ERROR)
 		return;
-	if (p->verdict != DOC_V_OK && !replace_same && verdict <= p->verdict)
-		return;
-	p->verdict = verdict;
-	snprintf(p->fix, sizeof(p->fix), "%s", fix);
+	if (verdict > p->verdict)
+		p->verdict = verdict;
+	if (replace || !p->has_fix) {
+		snprintf(p->fix, sizeof(p->fix), "%s", fix);
+	} else {
+		snprintf(had, sizeof(had), "%s", p->fix);
+		snprintf(p->fix, sizeof(p->fix), "%.500s; and %.500s", had, fix);
+	}
 	p->has_fix = true;
 }
 
@@ -184,22 +195,13 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 		if (c.use_pam && c.memlock_propagated)
 			s->soft.known = false;
 	}
-	if (!c.use_pam) {
-		snprintf(fix, sizeof(fix), "set UsePAM=1 in %s", file);
-		finding(p, DOC_V_MISSING, true, fix);
-		/* The jobs keep what slurmd has. */
-		if (p->verdict == DOC_V_MISSING && p->n_steps > 0)
-			p->soft = p->steps[0].soft, p->hard = p->steps[0].hard;
-		return;
-	}
+	/* Every fix the path needs, in the order the admin makes them. */
 	if (st->from_other) {
 		snprintf(fix, sizeof(fix),
 			 "copy %s to /etc/pam.d/slurm: without it libpam runs /etc/pam.d/other for each job step",
 			 EXAMPLE);
 		finding(p, DOC_V_MISSING, true, fix);
-		return;
-	}
-	if ((kept = raise_kept(p)) != NULL) {
+	} else if ((kept = raise_kept(p)) != NULL) {
 		/* The rule that decides, which need not be the one for the
 		 * service: a later group rule decides for its members' jobs. */
 		if (kept->rule[0] != '\0')
@@ -211,12 +213,21 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 				 "give the policy's top level, which decides for this session, mode = \"set\", or add a rule for service \"%s\" with mode = \"set\": in raise mode the session keeps slurmd's higher limit (%.500s)",
 				 DOC_SLURM_SERVICE, p->n_steps > 0 ? p->steps[0].effect : "its start");
 		finding(p, DOC_V_OVERRIDDEN, false, fix);
-		return;
+	}
+	if (!c.use_pam) {
+		snprintf(fix, sizeof(fix), "set UsePAM=1 in %s", file);
+		finding(p, DOC_V_MISSING, false, fix);
+		/* The jobs keep what slurmd has. */
+		if (p->verdict == DOC_V_MISSING && p->n_steps > 0)
+			p->soft = p->steps[0].soft, p->hard = p->steps[0].hard;
 	}
 	if (c.memlock_propagated) {
 		snprintf(fix, sizeof(fix), "add PropagateResourceLimitsExcept=MEMLOCK to %s", file);
 		finding(p, DOC_V_OVERRIDDEN, false, fix);
-		if (p->verdict == DOC_V_OVERRIDDEN)
+		/* Each task's soft limit is the submitting shell's. */
+		if (c.use_pam && p->verdict != DOC_V_ERROR) {
 			p->soft.known = false;
+			p->soft_from_shell = true;
+		}
 	}
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "cli.h"
 #include "rootfs.h"
 
 static const char *const ssh_units[] = { "ssh.service", "sshd.service", NULL };
@@ -66,8 +67,6 @@ static const char *const manager_dirs[] = {
 	"/lib/systemd",
 	NULL,
 };
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct service_unit *service_unit(const char *service)
 {

@@ -100,7 +100,8 @@ const struct pml_setting *pml_builtin(enum pml_key key);
 /* The kernel default since Linux 5.16, and ours when nothing is said. */
 #define PML_DEFAULT_LIMIT ((uint64_t)8 << 20)
 
-/* A list of names; the strings belong to the parsed file. */
+/* A list of names; the strings belong to the parsed file, the array to
+ * the policy. */
 struct pml_names {
 	const char **v;
 	size_t n;
@@ -113,7 +114,7 @@ struct pml_uid_range {
 struct pml_rule {
 	struct pml_origin at;
 	struct pml_names users, groups, services;
-	struct pml_uid_range *uids;
+	struct pml_uid_range *uids; /* the policy's, as the name arrays */
 	size_t n_uids;
 	struct pml_settings settings;
 };
@@ -136,6 +137,8 @@ struct pml_policy {
 	 * replaced, as the earlier file had it (memlockctl check warns when
 	 * two drop-ins set one key); not set where no file replaced one. */
 	struct pml_settings replaced;
+	/* Where the rules' name and uid arrays live (policy.c). */
+	struct pml_room *room;
 };
 
 /*

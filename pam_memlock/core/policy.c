@@ -71,8 +71,9 @@ enum pml_key pml_key_from_name(const char *name)
 {
 	enum pml_key key;
 
+	/* The first byte before a call: every key of every rule comes here. */
 	for (key = 0; key < PML_KEY_COUNT; key++)
-		if (strcmp(name, key_names[key]) == 0)
+		if (name[0] == key_names[key][0] && strcmp(name, key_names[key]) == 0)
 			break;
 	return key;
 }

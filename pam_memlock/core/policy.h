@@ -168,15 +168,6 @@ struct pml_source {
 	/* Who must own every file: 0, or PML_ANY_OWNER of safe_read.h for a
 	 * candidate not installed yet. */
 	uid_t owner;
-	/*
-	 * memlockctl doctor --root: the main file's directory, opened inside
-	 * the root (a path joined as a string could lead out of it through a
-	 * symbolic link).  DIR_FD is that directory, or -errno when it could
-	 * not be opened (the main file's error then).  PATH is then the name
-	 * the checked system knows the file by, for messages.
-	 */
-	bool in_dir;
-	int dir_fd;
 	/* NULL, or read in place of the main file or of a drop-in. */
 	const struct pml_candidate *candidate;
 };
@@ -200,6 +191,17 @@ bool pml_is_dropin_name(const char *name);
  */
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy);
+
+/*
+ * pml_policy_load for memlockctl doctor --root: the main file is read by
+ * its name in DIR_FD, its directory opened inside the root (a path joined
+ * as a string could lead out of it through a symbolic link), and
+ * memlock.d/ in DIR_FD.  DIR_FD is -errno when that directory could not be
+ * opened: the main file's error then.  source->path is the name the
+ * checked system knows the file by, for messages.
+ */
+int pml_policy_load_at(int dir_fd, const struct pml_source *source, uint64_t page_size,
+		       const struct pml_log *log, struct pml_policy *policy);
 
 /*
  * Parses one policy text into POLICY, on top of what is there.  NAME is

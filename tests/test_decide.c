@@ -4,6 +4,7 @@
  * -> soft, hard, mode, deciding rule.  No files, no syscalls.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "apply.h"
@@ -363,6 +364,48 @@ START_TEST(later_text_replaces_top_keys_one_by_one)
 }
 END_TEST
 
+/*
+ * Many rules over two texts: each keeps its own names and uid ranges,
+ * which live in blocks of memory that the policy shares out and frees.
+ */
+START_TEST(every_rule_keeps_its_names_and_uids)
+{
+	enum { PER_TEXT = 600, RULE_MAX = 128 };
+	char *text = malloc(PER_TEXT * RULE_MAX + 16), want[32];
+	size_t file, i, used;
+
+	ck_assert_ptr_nonnull(text);
+	pml_policy_init(&policy);
+	for (file = 0; file < 2; file++) {
+		used = (size_t)snprintf(text, 16, "rules = (\n");
+		for (i = file * PER_TEXT; i < (file + 1) * PER_TEXT; i++)
+			used += (size_t)snprintf(text + used, RULE_MAX,
+						 "{ user = [\"u%zu\", \"v%zu\"]; uid = [\"%zu\", \"%zu-%zu\"]; limit = \"1 MiB\"; }%s\n",
+						 i, i, i, 10000 + i, 20000 + i,
+						 i + 1 < (file + 1) * PER_TEXT ? "," : ");");
+		ck_assert_msg(pml_policy_add_text(&policy, file ? "b.conf" : "a.conf", text, used,
+						  &log_to_buffer) == 0,
+			      "%s", logged.text);
+	}
+	free(text);
+	ck_assert_uint_eq(policy.n_rules, 2 * PER_TEXT);
+	for (i = 0; i < policy.n_rules; i++) {
+		const struct pml_rule *rule = &policy.rules[i];
+
+		ck_assert_uint_eq(rule->users.n, 2);
+		snprintf(want, sizeof(want), "u%zu", i);
+		ck_assert_str_eq(rule->users.v[0], want);
+		snprintf(want, sizeof(want), "v%zu", i);
+		ck_assert_str_eq(rule->users.v[1], want);
+		ck_assert_uint_eq(rule->n_uids, 2);
+		ck_assert_uint_eq(rule->uids[0].first, i);
+		ck_assert_uint_eq(rule->uids[0].last, i);
+		ck_assert_uint_eq(rule->uids[1].first, 10000 + i);
+		ck_assert_uint_eq(rule->uids[1].last, 20000 + i);
+	}
+}
+END_TEST
+
 /* The apply plan: pure arithmetic on (current, target). */
 START_TEST(plan_raise_keeps_the_higher)
 {
@@ -424,6 +467,7 @@ int main(void)
 	tcase_add_test(tc, rule_without_match_keys_matches_everyone);
 	tcase_add_test(tc, needs_nss_only_for_uid_and_group);
 	tcase_add_test(tc, later_text_replaces_top_keys_one_by_one);
+	tcase_add_test(tc, every_rule_keeps_its_names_and_uids);
 	tcase_add_test(tc, plan_raise_keeps_the_higher);
 	tcase_add_test(tc, plan_within_hard);
 	suite_add_tcase(s, tc);

@@ -7,15 +7,10 @@
 
 #include "apply.h"
 
-int pml_load(const struct pml_source *source, const struct pml_log *log,
-	     struct pml_policy *policy, struct pml_machine *machine)
-{
-	return pml_load_assuming(source, NULL, log, policy, machine);
-}
-
-int pml_load_assuming(const struct pml_source *source, const struct pml_assume *assume,
-		      const struct pml_log *log, struct pml_policy *policy,
-		      struct pml_machine *machine)
+/* pml_load_assuming; DIR_FD: NULL, or where pml_policy_load_at reads. */
+static int load(const struct pml_source *source, const int *dir_fd,
+		const struct pml_assume *assume, const struct pml_log *log,
+		struct pml_policy *policy, struct pml_machine *machine)
 {
 	int rc;
 
@@ -32,10 +27,24 @@ int pml_load_assuming(const struct pml_source *source, const struct pml_assume *
 		machine->ram = machine->available.bytes = assume->ram;
 	if (assume != NULL && assume->page_size != 0)
 		machine->page_size = assume->page_size;
-	rc = pml_policy_load(source, machine->page_size, log, policy);
+	rc = dir_fd != NULL ? pml_policy_load_at(*dir_fd, source, machine->page_size, log, policy)
+			    : pml_policy_load(source, machine->page_size, log, policy);
 	if (rc == -ENOMEM)
 		pml_log(log, LOG_CRIT, "out of memory");
 	return rc;
+}
+
+int pml_load_assuming(const struct pml_source *source, const struct pml_assume *assume,
+		      const struct pml_log *log, struct pml_policy *policy,
+		      struct pml_machine *machine)
+{
+	return load(source, NULL, assume, log, policy, machine);
+}
+
+int pml_load(const struct pml_source *source, const struct pml_log *log,
+	     struct pml_policy *policy, struct pml_machine *machine)
+{
+	return load(source, NULL, NULL, log, policy, machine);
 }
 
 /*
@@ -121,16 +130,16 @@ int pml_decide_loaded(const struct pml_policy *policy,
 	return 0;
 }
 
-int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
-		 struct pml_evaluation *out)
+static int evaluate(const struct pml_request *request, const int *dir_fd,
+		    const struct pml_log *log, struct pml_evaluation *out)
 {
 	int rc;
 
 	*out = (struct pml_evaluation){
 		.identity = { .user = request->user, .service = request->service },
 	};
-	rc = pml_load_assuming(&request->source, &request->scope.assume, log, &out->policy,
-			       &out->machine);
+	rc = load(&request->source, dir_fd, &request->scope.assume, log, &out->policy,
+		  &out->machine);
 	if (rc < 0)
 		return rc;
 	rc = pml_decide_loaded(&out->policy, &out->identity, &request->scope,
@@ -138,6 +147,18 @@ int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 	if (rc < 0)
 		pml_policy_free(&out->policy);
 	return rc;
+}
+
+int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
+		 struct pml_evaluation *out)
+{
+	return evaluate(request, NULL, log, out);
+}
+
+int pml_evaluate_at(int dir_fd, const struct pml_request *request,
+		    const struct pml_log *log, struct pml_evaluation *out)
+{
+	return evaluate(request, &dir_fd, log, out);
 }
 
 void pml_evaluation_free(struct pml_evaluation *evaluation)

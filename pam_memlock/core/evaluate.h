@@ -77,6 +77,11 @@ int pml_load_assuming(const struct pml_source *source, const struct pml_assume *
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out);
 
+/* pml_evaluate, the policy read as pml_policy_load_at reads it: through
+ * DIR_FD, for memlockctl doctor --root. */
+int pml_evaluate_at(int dir_fd, const struct pml_request *request,
+		    const struct pml_log *log, struct pml_evaluation *out);
+
 void pml_evaluation_free(struct pml_evaluation *evaluation);
 
 /*

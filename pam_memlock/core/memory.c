@@ -27,7 +27,8 @@ static const struct hierarchy hierarchies[] = {
 
 #define N_HIERARCHIES (sizeof(hierarchies) / sizeof(hierarchies[0]))
 
-/* Reads a small file whole.  Returns its length or -errno. */
+/* Reads a small file whole.  Returns its length or -errno.  pread, as
+ * safe_read.c reads: libpam binds every import again in each session. */
 static ssize_t read_small(const char *path, char *buf, size_t size)
 {
 	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -36,7 +37,7 @@ static ssize_t read_small(const char *path, char *buf, size_t size)
 	if (fd < 0)
 		return -errno;
 	while (len + 1 < size) {
-		ssize_t got = read(fd, buf + len, size - 1 - len);
+		ssize_t got = pread(fd, buf + len, size - 1 - len, (off_t)len);
 
 		if (got < 0 && errno == EINTR)
 			continue;

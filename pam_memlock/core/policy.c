@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy_parse.h"
+
 static const char *const key_names[PML_KEY_COUNT] = {
 	[PML_KEY_LIMIT] = "limit",
 	[PML_KEY_SOFT] = "soft",
@@ -69,8 +71,9 @@ enum pml_key pml_key_from_name(const char *name)
 {
 	enum pml_key key;
 
+	/* The first byte before a call: every key of every rule comes here. */
 	for (key = 0; key < PML_KEY_COUNT; key++)
-		if (strcmp(name, key_names[key]) == 0)
+		if (name[0] == key_names[key][0] && strcmp(name, key_names[key]) == 0)
 			break;
 	return key;
 }
@@ -108,6 +111,47 @@ uint64_t pml_ceiling_bytes(const struct pml_setting *ceiling)
 	return ceiling->amount.bytes;
 }
 
+/*
+ * A rule's name and uid arrays are many and small (one per key of every
+ * rule), and the module builds and frees them in every session, where a
+ * malloc and free of each cost about 400 instructions.  They are cut from
+ * blocks instead, freed with the policy.
+ */
+struct pml_room {
+	struct pml_room *next;
+	size_t used, size;
+	/* Names (pointers) and uid ranges: aligned for a pointer. */
+	_Alignas(void *) char data[];
+};
+
+#define ROOM_BLOCK 4096
+
+void *pml_policy_room(struct pml_policy *policy, size_t n, size_t size)
+{
+	struct pml_room *room = policy->room;
+	size_t want, cap;
+	void *taken;
+
+	/* Far more than a policy file of 64 KiB names: no sum below wraps. */
+	if (size != 0 && n > SIZE_MAX / 4 / size)
+		return NULL;
+	want = (n * size + _Alignof(void *) - 1) & ~(_Alignof(void *) - 1);
+	if (room == NULL || room->size - room->used < want) {
+		/* Each block twice the last: few blocks for a large policy. */
+		cap = room != NULL ? 2 * room->size : ROOM_BLOCK;
+		if (cap < want)
+			cap = want;
+		room = malloc(sizeof(*room) + cap);
+		if (room == NULL)
+			return NULL;
+		*room = (struct pml_room){ .next = policy->room, .size = cap };
+		policy->room = room;
+	}
+	taken = room->data + room->used;
+	room->used += want;
+	return taken;
+}
+
 void pml_policy_init(struct pml_policy *policy)
 {
 	*policy = (struct pml_policy){ .n_files = 0 };
@@ -116,15 +160,12 @@ void pml_policy_init(struct pml_policy *policy)
 
 void pml_policy_free(struct pml_policy *policy)
 {
+	struct pml_room *room, *next;
 	size_t i;
 
-	for (i = 0; i < policy->n_rules; i++) {
-		struct pml_rule *rule = &policy->rules[i];
-
-		free(rule->users.v);
-		free(rule->groups.v);
-		free(rule->services.v);
-		free(rule->uids);
+	for (room = policy->room; room != NULL; room = next) {
+		next = room->next;
+		free(room);
 	}
 	free(policy->rules);
 	for (i = 0; i < policy->n_files; i++) {

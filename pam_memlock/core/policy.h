@@ -100,7 +100,8 @@ const struct pml_setting *pml_builtin(enum pml_key key);
 /* The kernel default since Linux 5.16, and ours when nothing is said. */
 #define PML_DEFAULT_LIMIT ((uint64_t)8 << 20)
 
-/* A list of names; the strings belong to the parsed file. */
+/* A list of names; the strings belong to the parsed file, the array to
+ * the policy. */
 struct pml_names {
 	const char **v;
 	size_t n;
@@ -113,7 +114,7 @@ struct pml_uid_range {
 struct pml_rule {
 	struct pml_origin at;
 	struct pml_names users, groups, services;
-	struct pml_uid_range *uids;
+	struct pml_uid_range *uids; /* the policy's, as the name arrays */
 	size_t n_uids;
 	struct pml_settings settings;
 };
@@ -136,6 +137,8 @@ struct pml_policy {
 	 * replaced, as the earlier file had it (memlockctl check warns when
 	 * two drop-ins set one key); not set where no file replaced one. */
 	struct pml_settings replaced;
+	/* Where the rules' name and uid arrays live (policy.c). */
+	struct pml_room *room;
 };
 
 /*
@@ -165,15 +168,6 @@ struct pml_source {
 	/* Who must own every file: 0, or PML_ANY_OWNER of safe_read.h for a
 	 * candidate not installed yet. */
 	uid_t owner;
-	/*
-	 * memlockctl doctor --root: the main file's directory, opened inside
-	 * the root (a path joined as a string could lead out of it through a
-	 * symbolic link).  DIR_FD is that directory, or -errno when it could
-	 * not be opened (the main file's error then).  PATH is then the name
-	 * the checked system knows the file by, for messages.
-	 */
-	bool in_dir;
-	int dir_fd;
 	/* NULL, or read in place of the main file or of a drop-in. */
 	const struct pml_candidate *candidate;
 };
@@ -197,6 +191,17 @@ bool pml_is_dropin_name(const char *name);
  */
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy);
+
+/*
+ * pml_policy_load for memlockctl doctor --root: the main file is read by
+ * its name in DIR_FD, its directory opened inside the root (a path joined
+ * as a string could lead out of it through a symbolic link), and
+ * memlock.d/ in DIR_FD.  DIR_FD is -errno when that directory could not be
+ * opened: the main file's error then.  source->path is the name the
+ * checked system knows the file by, for messages.
+ */
+int pml_policy_load_at(int dir_fd, const struct pml_source *source, uint64_t page_size,
+		       const struct pml_log *log, struct pml_policy *policy);
 
 /*
  * Parses one policy text into POLICY, on top of what is there.  NAME is

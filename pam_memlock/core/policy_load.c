@@ -189,20 +189,20 @@ static void free_names(char **names, size_t count)
 }
 
 /*
- * memlock.d beside the main file: under SOURCE's directory when it has
- * one open, else by the main file's path.  Opened O_PATH and fstat'd
- * before it is opened for reading: a device node of that name (an image
- * memlockctl doctor checks may hold anything) is never opened.
+ * memlock.d beside the main file: in DIR_FD (pml_policy_load_at), else by
+ * the main file's path.  Opened O_PATH and fstat'd before it is opened
+ * for reading: a device node of that name (an image memlockctl doctor
+ * checks may hold anything) is never opened.
  */
-static int open_dropin_dir(const struct pml_source *source, const char *dir, int *fd,
-			   const char **why)
+static int open_dropin_dir(const struct pml_source *source, const int *dir_fd,
+			   const char *dir, int *fd, const char **why)
 {
 	int pfd, rc;
 
 	*why = NULL;
-	if (source->in_dir && source->dir_fd < 0)
-		return source->dir_fd;
-	pfd = source->in_dir ? openat(source->dir_fd, PML_DROPIN_DIR, O_PATH | O_NOFOLLOW | O_CLOEXEC)
+	if (dir_fd != NULL && *dir_fd < 0)
+		return *dir_fd;
+	pfd = dir_fd != NULL ? openat(*dir_fd, PML_DROPIN_DIR, O_PATH | O_NOFOLLOW | O_CLOEXEC)
 			     : openat(AT_FDCWD, dir, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
@@ -223,7 +223,7 @@ static int open_dropin_dir(const struct pml_source *source, const char *dir, int
 /* The drop-ins of memlock.d/ beside SOURCE's main file, its candidate (if
  * any) in place of the one it names. */
 static int load_dropins(struct pml_policy *policy, const struct pml_source *source,
-			const struct pml_log *log)
+			const int *dir_fd, const struct pml_log *log)
 {
 	const struct pml_candidate *candidate = source->candidate;
 	const char *main_path = source->path, *slash = strrchr(main_path, '/');
@@ -239,7 +239,7 @@ static int load_dropins(struct pml_policy *policy, const struct pml_source *sour
 	if (snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - main_path),
 		     main_path, PML_DROPIN_DIR) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
-	rc = open_dropin_dir(source, dir, &fd, &why);
+	rc = open_dropin_dir(source, dir_fd, dir, &fd, &why);
 	/* No memlock.d: nothing to read, unless a candidate is to be read
 	 * as the first file of it. */
 	if (rc == -ENOENT) {
@@ -282,8 +282,9 @@ static int load_dropins(struct pml_policy *policy, const struct pml_source *sour
 	return rc < 0 ? rc : worst;
 }
 
-int pml_policy_load(const struct pml_source *source, uint64_t page_size,
-		    const struct pml_log *log, struct pml_policy *policy)
+/* DIR_FD: NULL, or where pml_policy_load_at reads. */
+static int load(const struct pml_source *source, const int *dir_fd, uint64_t page_size,
+		const struct pml_log *log, struct pml_policy *policy)
 {
 	const struct pml_candidate *candidate = source->candidate;
 	struct file_to_load main_file = {
@@ -296,10 +297,8 @@ int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 	const char *slash = strrchr(source->path, '/');
 	int rc, dropins = 0;
 
-	/* doctor --root: the main file by its name in the directory opened
-	 * inside the root. */
-	if (source->in_dir) {
-		main_file.dirfd = source->dir_fd;
+	if (dir_fd != NULL) {
+		main_file.dirfd = *dir_fd;
 		main_file.name = slash != NULL ? slash + 1 : source->path;
 	}
 	pml_policy_init(policy);
@@ -314,7 +313,7 @@ int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		main_file = candidate_file(candidate);
 	rc = load_file(policy, &main_file, log);
 	if (rc != -ENOMEM && !source->given)
-		dropins = load_dropins(policy, source, log);
+		dropins = load_dropins(policy, source, dir_fd, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))
 		rc = dropins;
 	if (rc == 0)
@@ -322,4 +321,16 @@ int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 	if (rc < 0)
 		pml_policy_free(policy);
 	return rc;
+}
+
+int pml_policy_load(const struct pml_source *source, uint64_t page_size,
+		    const struct pml_log *log, struct pml_policy *policy)
+{
+	return load(source, NULL, page_size, log, policy);
+}
+
+int pml_policy_load_at(int dir_fd, const struct pml_source *source, uint64_t page_size,
+		       const struct pml_log *log, struct pml_policy *policy)
+{
+	return load(source, &dir_fd, page_size, log, policy);
 }

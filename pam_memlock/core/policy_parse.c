@@ -264,7 +264,7 @@ static void parse_names(struct parser *p, const config_setting_t *s,
 			key, what, type_name(s));
 		return;
 	}
-	out->v = calloc((size_t)n, sizeof(*out->v));
+	out->v = pml_policy_room(p->policy, (size_t)n, sizeof(*out->v));
 	if (out->v == NULL) {
 		out_of_memory(p);
 		return;
@@ -369,7 +369,7 @@ static void parse_uids(struct parser *p, const config_setting_t *s,
 
 	parse_names(p, s, "uid", &texts);
 	if (texts.n > 0) {
-		rule->uids = calloc(texts.n, sizeof(*rule->uids));
+		rule->uids = pml_policy_room(p->policy, texts.n, sizeof(*rule->uids));
 		if (rule->uids == NULL) {
 			out_of_memory(p);
 			texts.n = 0;
@@ -384,7 +384,6 @@ static void parse_uids(struct parser *p, const config_setting_t *s,
 		else
 			rule->n_uids++;
 	}
-	free(texts.v);
 }
 
 static bool rule_sets_something(const struct pml_rule *rule)

@@ -18,4 +18,10 @@
 int pml_parse_tree(struct pml_policy *policy, unsigned file,
 		   const config_setting_t *root, const struct pml_log *log);
 
+/*
+ * Room for N elements of SIZE bytes (a rule's names or uid ranges, not
+ * zeroed) that POLICY frees with itself; NULL when out of memory.
+ */
+void *pml_policy_room(struct pml_policy *policy, size_t n, size_t size);
+
 #endif

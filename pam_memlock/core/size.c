@@ -94,8 +94,10 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 	if (*p == ' ')
 		p++;
 	if (*p != '\0') {
+		/* The first byte before a call: every size of every rule
+		 * comes here in each session. */
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strcmp(p, units[i].name) == 0)
+			if (p[0] == units[i].name[0] && strcmp(p, units[i].name) == 0)
 				break;
 		if (i == sizeof(units) / sizeof(units[0])) {
 			if (*p == ' ' || *p == '\t')
@@ -117,8 +119,9 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 	/* (whole << shift) + (fraction << shift) / scale, exact, in 64 bits.
 	 * fraction < scale <= 10^9 < 2^30, but fraction << 40 is not: shift
 	 * one bit at a time, keeping quotient and remainder, so that part
-	 * ends as floor(fraction * 2^shift / scale) < 2^shift. */
-	for (rest = fraction, i = 0; i < shift; i++) {
+	 * ends as floor(fraction * 2^shift / scale) < 2^shift.  A whole
+	 * number of units, as most sizes are, has nothing to shift. */
+	for (rest = fraction, i = 0; fraction != 0 && i < shift; i++) {
 		rest <<= 1;
 		part = part << 1 | (rest >= scale);
 		if (rest >= scale)
@@ -134,7 +137,9 @@ static int parse_bytes(const char *text, struct pml_amount *out,
 
 static bool is_unlimited(const char *text)
 {
-	return strcmp(text, "unlimited") == 0 || strcmp(text, "infinity") == 0;
+	/* A number is neither word: no call for the usual size. */
+	return !is_digit(text[0]) &&
+	       (strcmp(text, "unlimited") == 0 || strcmp(text, "infinity") == 0);
 }
 
 int pml_parse_size(const char *text, struct pml_amount *out, const char **why)

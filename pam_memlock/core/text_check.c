@@ -111,36 +111,39 @@ static const unsigned char lexemes[256] = {
 	['.'] = NUMBER,
 };
 
-/* Just past the string whose opening quote is before I, or 0. */
-static size_t skip_string(const char *text, size_t len, size_t i)
+/* What a quoted string may follow, besides a comma in a list. */
+static const bool before_string[256] = {
+	['='] = true,
+	[':'] = true,
+	['('] = true,
+	['['] = true,
+	['"'] = true,
+};
+
+/*
+ * Just past the string whose opening quote is before I, or 0.  *NUL is 1 +
+ * where the string holds the escape \x00 (libconfig 1.7 ends the value at
+ * that NUL and 1.5 drops it: one file, two values), or 0.
+ */
+static size_t skip_string(const char *text, size_t len, size_t i, size_t *nul)
 {
+	*nul = 0;
 	while (i < len) {
 		char c = text[i];
 
 		if (c == '"')
 			return i + 1;
-		if (c != '\\')
+		if (c != '\\') {
 			i++;
-		else /* an escape takes the next character, but never a newline */
-			i += i + 1 < len && text[i + 1] != '\n' ? 2 : 1;
+			continue;
+		}
+		if (*nul == 0 && i + 3 < len && text[i + 1] == 'x' && text[i + 2] == '0' &&
+		    text[i + 3] == '0')
+			*nul = i + 1;
+		/* An escape takes the next character, but never a newline. */
+		i += i + 1 < len && text[i + 1] != '\n' ? 2 : 1;
 	}
 	return 0;
-}
-
-/* Where the string from FROM to TO holds the escape \x00, or TO.  libconfig
- * 1.7 ends the value at that NUL and 1.5 drops it: one file, two values. */
-static size_t nul_escape(const char *text, size_t from, size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++) {
-		if (text[i] != '\\')
-			continue;
-		if (i + 3 < to && text[i + 1] == 'x' && text[i + 2] == '0' && text[i + 3] == '0')
-			return i;
-		i++; /* the escaped character */
-	}
-	return to;
 }
 
 /* Just past the "*" "/" that closes a comment opened before I, or 0. */
@@ -307,17 +310,16 @@ static int walk(const char *name, const char *text, size_t len,
 			break;
 		case QUOTE:
 			in_list = last == ',' && depth > 0 && open[depth - 1] != '{';
-			if (!in_list && (last == '\0' || strchr("=:([\"", last) == NULL))
+			if (!in_list && !before_string[(unsigned char)last])
 				note(&first, i, "syntax error: a quoted value must follow =, :, (, [ or a comma in a list");
-			j = skip_string(text, len, i + 1);
+			j = skip_string(text, len, i + 1, &nul);
 			if (j == 0) {
 				pml_log_at(log, LOG_ERR, name, line_at(text, i),
 					   "quoted string is never closed");
 				return -EINVAL;
 			}
-			nul = nul_escape(text, i + 1, j - 1);
-			if (nul < j - 1) {
-				pml_log_at(log, LOG_ERR, name, line_at(text, nul),
+			if (nul != 0) {
+				pml_log_at(log, LOG_ERR, name, line_at(text, nul - 1),
 					   "\\x00 in a quoted value: a NUL byte, which no value holds");
 				return -EINVAL;
 			}

@@ -141,7 +141,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_memlock");
 	char *conf_arg, *conf, text[128], target[128];
 	bool conf_given, dry_run, present, capped = false;
-	int rc;
+	int rc, dir;
 
 	if (s == NULL)
 		return;
@@ -158,15 +158,18 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	 * directory opened inside the root (the module refuses a relative
 	 * name: so does the loader, given it as it is). */
 	rq = (struct pml_request){
-		.source = { .path = conf, .given = conf_given, .owner = 0, .in_dir = conf[0] == '/', .dir_fd = -EBADF },
+		.source = { .path = conf, .given = conf_given, .owner = 0 },
 		.user = d->have_user ? d->user.name : ANY_USER,
 		.service = p->service,
 	};
-	if (rq.source.in_dir)
-		rq.source.dir_fd = doc_open_parent(d->root, conf);
-	rc = pml_evaluate(&rq, &log, &e);
-	if (rq.source.dir_fd >= 0)
-		close(rq.source.dir_fd);
+	if (conf[0] == '/') {
+		dir = doc_open_parent(d->root, conf);
+		rc = pml_evaluate_at(dir, &rq, &log, &e);
+		if (dir >= 0)
+			close(dir);
+	} else {
+		rc = pml_evaluate(&rq, &log, &e);
+	}
 	if (rc == -ESRCH && !d->have_user) {
 		/* Rules need the user's uid or groups: no answer for everyone. */
 		soft->known = hard->known = false;

@@ -124,6 +124,7 @@ void pml_policy_free(struct pml_policy *policy)
 		free(rule->users.v);
 		free(rule->groups.v);
 		free(rule->services.v);
+		free(rule->units.v);
 		free(rule->uids);
 	}
 	free(policy->rules);

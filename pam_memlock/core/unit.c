@@ -71,6 +71,16 @@ bool pml_unit_glob_is_name(const char *glob)
 	return strpbrk(glob, "*?[") == NULL;
 }
 
+bool pml_unit_named(const struct pml_policy *policy, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < policy->n_rules; i++)
+		if (pml_names_contain(&policy->rules[i].units, name))
+			return true;
+	return false;
+}
+
 /* The unit types that run processes, and the section of their Limit*=. */
 static const struct {
 	char suffix[9];

@@ -57,6 +57,14 @@ const struct pml_rule *pml_match_unit(const struct pml_policy *policy,
 /* Is GLOB one unit's name, without wildcards? */
 bool pml_unit_glob_is_name(const char *glob);
 
+/* Does a unit rule name NAME outright (not by a wildcard)?  The generator
+ * writes a drop-in for such a name even where no file of it exists. */
+bool pml_unit_named(const struct pml_policy *policy, const char *name);
+
+/* The template "foo@.service" of an instance "foo@bar.service", into BUF;
+ * false for a name that is no instance. */
+bool pml_unit_template(const char *name, char *buf, size_t len);
+
 /* The section a unit of NAME's type takes LimitMEMLOCK= in ("Service"),
  * or NULL for a type that starts no process (target, timer, ...). */
 const char *pml_unit_section(const char *name);

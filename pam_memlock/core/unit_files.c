@@ -24,9 +24,7 @@
 /* Larger unit files are skipped: no real one comes near. */
 #define UNIT_FILE_MAX (1024 * 1024)
 
-/* "NAME" of an instance "foo@bar.service" as its template "foo@.service",
- * into BUF; false for a name that is no instance. */
-static bool template_of(const char *name, char *buf, size_t len)
+bool pml_unit_template(const char *name, char *buf, size_t len)
 {
 	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
 
@@ -387,15 +385,16 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (template_of(name, template, sizeof(template)))
+	if (pml_unit_template(name, template, sizeof(template)))
 		names[1] = template;
 	/* The unit file: the instance's own, else its template's. */
 	for (k = 0; k < 2 && names[k] != NULL && out->path[0] == '\0'; k++)
 		for (i = 0; i < path->n && out->path[0] == '\0'; i++) {
 			struct stat st;
 
-			snprintf(file, sizeof(file), "%s/%s", path->dirs[i], names[k]);
-			if (lstat(file, &st) == 0)
+			if ((size_t)snprintf(file, sizeof(file), "%s/%s", path->dirs[i], names[k]) <
+				    sizeof(file) &&
+			    lstat(file, &st) == 0)
 				snprintf(out->path, sizeof(out->path), "%s", file);
 		}
 	if (out->path[0] != '\0') {
@@ -405,8 +404,9 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 	}
 	for (i = 0; i < path->n && rc == 0; i++)
 		for (k = 0; k < 2 && names[k] != NULL && rc == 0; k++) {
-			snprintf(file, sizeof(file), "%s/%s.d", path->dirs[i], names[k]);
-			rc = list_dropins(file, &list, &n, &cap);
+			if ((size_t)snprintf(file, sizeof(file), "%s/%s.d", path->dirs[i],
+					     names[k]) < sizeof(file))
+				rc = list_dropins(file, &list, &n, &cap);
 		}
 	if (rc == 0)
 		qsort(list, n, sizeof(*list), by_name);

@@ -75,6 +75,7 @@ enum cli_option_id {
 	/* No letters: plugins' usual -c is --conf here. */
 	OPT_WARNING,
 	OPT_CRITICAL,
+	OPT_UNIT,
 	OPT_OUTPUT = 'o',
 };
 

@@ -55,6 +55,12 @@ static bool uids_subset(const struct pml_rule *earlier, const struct pml_rule *l
 
 bool pml_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier)
 {
+	/* Unit rules and session rules never meet; of two unit rules, only
+	 * names the later one lists outright are known to be hidden. */
+	if ((later->units.n > 0) != (earlier->units.n > 0))
+		return false;
+	if (later->units.n > 0 && !names_subset(&earlier->units, &later->units))
+		return false;
 	if (later->users.n > 0 &&
 	    (earlier->users.n == 0 || !names_subset(&earlier->users, &later->users)))
 		return false;
@@ -126,6 +132,8 @@ static bool users_against_uids(const struct pml_rule *a, const struct pml_rule *
 enum pml_overlap pml_rules_overlap(const struct pml_rule *a, const struct pml_rule *b,
 				   const struct pml_lint_names *names)
 {
+	if ((a->units.n > 0) != (b->units.n > 0))
+		return PML_OVERLAP_NEVER;
 	if (names_disjoint(&a->users, &b->users) ||
 	    names_disjoint(&a->services, &b->services) || uids_disjoint(a, b))
 		return PML_OVERLAP_NEVER;

@@ -143,6 +143,22 @@ START_TEST(unit_rule_matches_no_session)
 }
 END_TEST
 
+START_TEST(unit_of_no_process_type_gets_nothing)
+{
+	struct pml_policy policy;
+	struct pml_unit_files files = { .path = "" };
+	struct pml_machine machine = { .ram = 1ull << 30, .page_size = 4096 };
+	struct pml_unit_decision d;
+
+	ck_assert_int_eq(parse("rules = ( { unit = \"*\"; limit = \"1 MiB\"; } );", &policy), 0);
+	pml_unit_decide(&policy, "multi-user.target", &files, &machine, &d);
+	ck_assert_int_eq(d.action, PML_UNIT_NO_PROCESS);
+	pml_unit_decide(&policy, "a.socket", &files, &machine, &d);
+	ck_assert_int_eq(d.action, PML_UNIT_WRITE);
+	pml_policy_free(&policy);
+}
+END_TEST
+
 /* --- the generator ----------------------------------------------------- */
 
 static char tmp[] = "/tmp/pml-units-XXXXXX";
@@ -384,6 +400,7 @@ int main(void)
 	tcase_add_loop_test(tc, bad_unit_rule_is_an_error, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_loop_test(tc, unit_matcher, 0, sizeof(matches) / sizeof(matches[0]));
 	tcase_add_test(tc, unit_rule_matches_no_session);
+	tcase_add_test(tc, unit_of_no_process_type_gets_nothing);
 	tcase_add_loop_test(tc, generator_drop_in, 0, sizeof(drops) / sizeof(drops[0]));
 	tcase_add_test(tc, generator_names_the_rule_and_the_section);
 	tcase_add_test(tc, generator_warns_of_a_garbled_limit);

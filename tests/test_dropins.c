@@ -266,7 +266,7 @@ START_TEST(bad_dropin_rejects_the_whole_policy)
 	ck_assert_int_eq(load(false, &policy), -EINVAL);
 	snprintf(want, sizeof(want),
 		 "<3> %s/20.conf:2: uid: \"2000-1000\": range is reversed (first uid above last)\n"
-		 "<3> %s/40.conf:2: unknown key \"shell\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)\n",
+		 "<3> %s/40.conf:2: unknown key \"shell\" in rule (expected user, group, uid, service, unit, limit, soft, hard, floor, ceiling, share_of or mode)\n",
 		 dropins, dropins);
 	ck_assert_str_eq(logged.text, want);
 	ck_assert_uint_eq(policy.n_files, 0);

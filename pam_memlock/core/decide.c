@@ -44,6 +44,8 @@ bool pml_uid_in(const struct pml_rule *rule, uid_t uid)
 bool pml_rule_matches(const struct pml_rule *rule,
 		      const struct pml_identity *identity)
 {
+	if (rule->units.n > 0)
+		return false;
 	if (rule->users.n > 0 && !pml_names_contain(&rule->users, identity->user))
 		return false;
 	if (rule->services.n > 0 && !pml_names_contain(&rule->services, identity->service))

@@ -60,7 +60,7 @@ bool pml_names_contain(const struct pml_names *names, const char *name);
 bool pml_uid_in(const struct pml_rule *rule, uid_t uid);
 
 /* Does RULE apply to this session?  Rules with uid or group keys need
- * identity->looked_up. */
+ * identity->looked_up; a unit rule applies to none. */
 bool pml_rule_matches(const struct pml_rule *rule,
 		      const struct pml_identity *identity);
 

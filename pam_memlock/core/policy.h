@@ -114,6 +114,8 @@ struct pml_uid_range {
 struct pml_rule {
 	struct pml_origin at;
 	struct pml_names users, groups, services;
+	/* systemd unit name globs: a unit rule, which matches no session. */
+	struct pml_names units;
 	struct pml_uid_range *uids; /* the policy's, as the name arrays */
 	size_t n_uids;
 	struct pml_settings settings;

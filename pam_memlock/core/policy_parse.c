@@ -25,6 +25,7 @@ static const char *const rule_keys[] = {
 	"group",
 	"uid",
 	"service",
+	"unit",
 	"limit",
 	"soft",
 	"hard",
@@ -386,6 +387,40 @@ static void parse_uids(struct parser *p, const config_setting_t *s,
 	}
 }
 
+/*
+ * A unit name glob holds what systemd allows in a unit name (letters,
+ * digits, ":-_.\\@") and fnmatch's "*?[]!"; up to 255 bytes, as systemd's
+ * names.  Anything else (a space, a slash) could match no unit at all.
+ */
+static const char *unit_glob_problem(const char *text)
+{
+	const char *p;
+
+	if (strlen(text) > 255)
+		return "longer than a unit name can be (255 bytes)";
+	for (p = text; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr(":-_.\\@*?[]!", *p) != NULL))
+			return "not a unit name or glob (letters, digits, \":-_.\\@\" and \"*?[]!\")";
+	return NULL;
+}
+
+static void parse_units(struct parser *p, const config_setting_t *s,
+			struct pml_rule *rule)
+{
+	char buf[96];
+	size_t i;
+
+	parse_names(p, s, "unit", &rule->units);
+	for (i = 0; i < rule->units.n; i++) {
+		const char *why = unit_glob_problem(rule->units.v[i]);
+
+		if (why != NULL)
+			problem(p, holder(s, rule->units.v[i]), "unit: %s: %s",
+				pml_quote(rule->units.v[i], buf, sizeof(buf)), why);
+	}
+}
+
 static bool rule_sets_something(const struct pml_rule *rule)
 {
 	int key;
@@ -418,13 +453,20 @@ static void parse_rule(struct parser *p, const config_setting_t *s,
 			parse_names(p, e, "service", &rule->services);
 		else if (strcmp(name, "uid") == 0)
 			parse_uids(p, e, rule);
+		else if (strcmp(name, "unit") == 0)
+			parse_units(p, e, rule);
 		else
-			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, limit, soft, hard, floor, ceiling, share_of or mode)%s",
+			problem(p, e, "unknown key \"%s\" in rule (expected user, group, uid, service, unit, limit, soft, hard, floor, ceiling, share_of or mode)%s",
 				name, suggestion(name, rule_keys, false, hint, sizeof(hint)));
 	}
 	/* A rule whose own keys were bad is reported once, not twice. */
 	if (!rule_sets_something(rule) && p->problems == problems_before)
 		problem(p, s, "rule sets nothing: give it limit, soft, hard, floor, ceiling, share_of or mode");
+	/* A service's processes have no PAM user or service, and the
+	 * generator runs before the user database may be up. */
+	if (rule->units.n > 0 && (rule->users.n > 0 || rule->groups.n > 0 ||
+				  rule->n_uids > 0 || rule->services.n > 0))
+		problem(p, s, "unit cannot be combined with user, group, uid or service: a unit rule is for systemd units, which have no PAM session");
 	if (rule->n_uids > 0 || rule->groups.n > 0)
 		p->policy->needs_nss = true;
 }
@@ -480,7 +522,8 @@ static void parse_top(struct parser *p, const config_setting_t *root)
 		else if (strcmp(name, "rules") == 0)
 			parse_rules(p, e);
 		else if (strcmp(name, "user") == 0 || strcmp(name, "group") == 0 ||
-			 strcmp(name, "uid") == 0 || strcmp(name, "service") == 0)
+			 strcmp(name, "uid") == 0 || strcmp(name, "service") == 0 ||
+			 strcmp(name, "unit") == 0)
 			problem(p, e, "\"%s\" belongs inside a rule: rules = ( { %s = ...; limit = ...; } );",
 				name, name);
 		else

@@ -28,6 +28,7 @@
 struct cli_options {
 	struct pml_source source; /* the module's default, or --conf */
 	const char *user;	  /* explain */
+	const char *unit;	  /* explain --unit */
 	const char *new_file;	  /* install NEW */
 	const char *service;	  /* explain, status, apply --service */
 	/* check, show, explain --as: the file of the installed tree that
@@ -133,6 +134,7 @@ int cli_finish_output(int status);
 
 int cli_check(const struct cli_options *options);
 int cli_explain(const struct cli_options *options);
+int cli_explain_unit(const struct cli_options *options);
 int cli_show(const struct cli_options *options);
 int cli_doctor(const struct cli_options *options);
 int cli_status(const struct cli_options *options);

@@ -25,8 +25,9 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "explain",
 		.run = cli_explain,
 		.operand = CLI_USER,
-		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]" },
-		.summary = "the limits and mode the module would give USER, and why",
+		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]", "--unit NAME [--conf FILE [--as TARGET]]" },
+		.summary = "the limits and mode the module would give USER, and why;\n"
+			   "with --unit, what the generator gives a systemd unit",
 	},
 	[CMD_SHOW] = {
 		.id = CMD_SHOW,
@@ -130,6 +131,14 @@ const struct cli_option cli_option_table[] = {
 		.help = "the PAM service of the session (explain); the services\n"
 			"to check, repeatable (doctor); the service of sessions\n"
 			"logind names none for (status, apply, metrics, nagios)",
+	},
+	{
+		.name = "unit",
+		.id = OPT_UNIT,
+		.arg = "NAME",
+		.commands = BIT(CMD_EXPLAIN),
+		.help = "a systemd unit, not a user: its unit rule and the\n"
+			"drop-in pam-memlock-generator writes (explain)",
 	},
 	{
 		.name = "root",

@@ -81,6 +81,7 @@ enum cli_option_id {
 	OPT_RAM,
 	OPT_PAGE_SIZE,
 	OPT_KERNEL,
+	OPT_UNIT,
 	OPT_OUTPUT = 'o',
 };
 

@@ -268,6 +268,11 @@ int main(int argc, char **argv)
 				services[options.n_services++] = optarg;
 			}
 			break;
+		case OPT_UNIT:
+			if (optarg[0] == '\0')
+				return usage_error("%s needs a unit name", "--unit");
+			options.unit = optarg;
+			break;
 		case OPT_ROOT:
 			if (optarg[0] != '/')
 				return usage_error("%s needs an absolute directory", "--root");
@@ -360,7 +365,9 @@ int main(int argc, char **argv)
 		if (options.new_file[0] == '\0')
 			return usage_error("%s", "the new file's name is empty");
 	}
-	if (command->operand == CLI_USER ||
+	if (options.unit != NULL && (options.service != NULL || options.json))
+		return usage_error("%s", "--unit takes neither --service nor --json");
+	if ((command->operand == CLI_USER && options.unit == NULL) ||
 	    (command->operand == CLI_OPTIONAL_USER && optind < argc)) {
 		if (optind >= argc)
 			return usage_error("%s needs a user name", command->name);

@@ -519,6 +519,8 @@ int cli_explain(const struct cli_options *options)
 	struct pml_log log;
 	int rc;
 
+	if (options->unit != NULL)
+		return cli_explain_unit(options);
 	rc = cli_source_init(options, &source);
 	if (rc != CLI_EXIT_OK)
 		return rc;

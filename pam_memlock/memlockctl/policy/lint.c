@@ -88,6 +88,12 @@ static bool uids_subset(const struct pml_rule *earlier, const struct pml_rule *l
 
 bool lint_rule_covers(const struct pml_rule *later, const struct pml_rule *earlier)
 {
+	/* Unit rules and session rules never meet; of two unit rules, only
+	 * names the later one lists outright are known to be hidden. */
+	if ((later->units.n > 0) != (earlier->units.n > 0))
+		return false;
+	if (later->units.n > 0 && !names_subset(&earlier->units, &later->units))
+		return false;
 	if (later->users.n > 0 &&
 	    (earlier->users.n == 0 || !names_subset(&earlier->users, &later->users)))
 		return false;
@@ -159,6 +165,8 @@ static bool users_against_uids(const struct pml_rule *a, const struct pml_rule *
 enum lint_overlap lint_rules_overlap(const struct pml_rule *a, const struct pml_rule *b,
 				     const struct lint_names *names)
 {
+	if ((a->units.n > 0) != (b->units.n > 0))
+		return LINT_OVERLAP_NEVER;
 	if (names_disjoint(&a->users, &b->users) ||
 	    names_disjoint(&a->services, &b->services) || uids_disjoint(a, b))
 		return LINT_OVERLAP_NEVER;

@@ -97,6 +97,7 @@ static void text_rule(const struct pml_policy *policy, const struct pml_rule *ru
 		printf("%s;", rule->n_uids > 1 ? "]" : "");
 	}
 	text_names("service", &rule->services);
+	text_names("unit", &rule->units);
 	for (key = 0; key < PML_KEY_COUNT; key++) {
 		if (!rule->settings.v[key].set)
 			continue;
@@ -212,6 +213,7 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 		cli_json_close_array(j);
 	}
 	json_names(j, "service", &rule->services);
+	json_names(j, "unit", &rule->units);
 	cli_json_close_object(j);
 	cli_json_key(j, "settings");
 	cli_json_open_object(j);

@@ -17,7 +17,8 @@
 #    the module beside libpam's own, the stacks, memlock.d, a real session
 #    (debian/tests/session, the autopkgtest), an admin-edited conffile across
 #    the upgrade, remove, purge with and without an admin's drop-in, and
-#    nothing of the package left behind.
+#    nothing of the package left behind.  Then, in the same root, the
+#    README's install, enable, check and undo blocks, read out of the README.
 # Then the release upgrade: Debian 12's package in a Debian 12 root with an
 # edited memlock.conf and step 2 of the README done; the root upgraded to
 # Debian 13 with apt-get full-upgrade, Debian 13's newer package served
@@ -267,6 +268,53 @@ package_lifecycle() {
 		"! chroot '$root' dpkg-query -W -f='\${Status}' libpam-memlock 2>/dev/null | grep -q ."
 }
 
+# --- 2b. the README's blocks, as written ------------------------------------
+# readme_block MARKER: the README's indented block whose first line is
+# "# MARKER", up to the first blank line, without its indentation.
+readme_block() {
+	awk -v m="    # $1" 'index($0, m) == 1 { on = 1 } on && /^$/ { exit }
+		on { sub(/^    /, ""); print }' "$top/README"
+}
+
+# readme_blocks RELEASE: in the root package_lifecycle left as it found it,
+# the README's install, enable, check and undo blocks, each read out of the
+# README and run as written (sh -e, in a directory holding the package
+# alone); then every stack is as before the install.
+readme_blocks() {
+	local rel=$1 name marker f
+	local stacks2="$stacks /etc/pam.d/runuser"
+	[ -d "$root/etc/pam.d" ] || return 1
+	mkdir -p "$work/$rel-readme" "$root/tmp/readme" &&
+		cp "$work/debs/$rel/libpam-memlock_${version}_$arch.deb" "$root/tmp/readme/" || return 1
+	for f in $stacks2; do cp "$root$f" "$work/$rel-readme/"; done
+	for name in install:"Install the package:" step1:"Debian step 1:" \
+		step2:"Debian step 2:" check:"Check:" undo:"Undo Debian step 2:" \
+		remove:"Remove the package:"; do
+		marker=${name#*:}
+		readme_block "$marker" >"$root/tmp/readme/${name%%:*}.sh"
+		check "$rel: the README has its \"# $marker\" block" test -s "$root/tmp/readme/${name%%:*}.sh" ||
+			return 1
+		check "$rel: the README's \"# $marker\" block runs" \
+			root_run "$root" sh -ec "cd /tmp/readme && . ./${name%%:*}.sh"
+		case ${name%%:*} in
+		step2)
+			check "$rel: after the README's steps, runuser and the common stacks list pam_memlock" \
+				sh -c 'for f; do grep -q "^session.*pam_memlock\.so" "$f" || exit 1; done' \
+				sh "$root/etc/pam.d/runuser" $(for f in $stacks; do echo "$root$f"; done)
+			;;
+		remove)
+			for f in $stacks2; do
+				check "$rel: after the README's undo and removal, $f is as before the install" \
+					cmp "$work/$rel-readme/${f##*/}" "$root$f"
+			done
+			check "$rel: after the README's undo and removal, no stack names pam_memlock" \
+				sh -c "! grep -rqs pam_memlock '$root/etc/pam.d'"
+			;;
+		esac
+	done
+	rm -rf "$root/tmp/readme"
+}
+
 # --- 3. the release upgrade ---------------------------------------------------
 # session_soft: the soft memlock limit (KiB) that a session through
 # common-session gets in $root, from 64 KiB soft and 8 MiB hard.
@@ -337,7 +385,8 @@ for rel in bookworm trixie; do
 	if get_debs "$rel"; then
 		elapsed "$rel: packages built"
 		package_lifecycle "$rel"
-		elapsed "$rel: installed, upgraded, removed, purged"
+		readme_blocks "$rel"
+		elapsed "$rel: installed, upgraded, removed, purged; the README's blocks"
 	else
 		built_all=no
 	fi

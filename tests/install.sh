@@ -15,7 +15,7 @@ check() { # description, command...
 	n=$((n + 1)); desc=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
 }
-echo "1..15"
+echo "1..16"
 $make -s -C "$build" install DESTDIR="$dest" >/dev/null 2>&1
 # Automake writes these as ${prefix}-style shell expansions: evaluate in order.
 for var in prefix exec_prefix libdir sysconfdir pammoddir datarootdir PACKAGE_TARNAME docdir \
@@ -30,6 +30,9 @@ check "memlock.d installed beside it, empty" test -d "${conf%/*}/memlock.d"
 check "the example /etc/pam.d/slurm installed as documentation, not in pam.d" sh -c \
 	'cmp "$1/conf/pam.d/slurm" "$2$3/examples/pam.d/slurm" && test ! -e "$2/etc/pam.d/slurm"' \
 	sh "$PML_SRCDIR" "$dest" "$docdir"
+check "the policy recipes and their index installed as documentation" sh -c \
+	'for f in "$1"/conf/examples/*.conf; do cmp "$f" "$2$3/examples/${f##*/}" || exit 1; done &&
+		cmp "$1/doc/recipes" "$2$3/recipes"' sh "$PML_SRCDIR" "$dest" "$docdir"
 units=$dest$systemdsystemunitdir
 check "memlock-metrics.service runs this build's memlockctl into node_exporter's directory" \
 	grep -qx "ExecStart=$sbindir/memlockctl metrics --output /var/lib/prometheus/node-exporter/memlock.prom" \

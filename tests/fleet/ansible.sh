@@ -242,8 +242,8 @@ converge() {
 	! play "$playbook" "$w/run4.log" "$w/site.conf" -e '{"memlock_after_limits": []}' &&
 		recap "$w/run4.log" '[0-9]+' 1 &&
 		grep -Eq '^ +"runuser: missing",?$' "$w/run4.log" &&
-		grep -Eq '^ +"  fix: +[^"]*runuser' "$w/run4.log" &&
-		grep -Eq '^ +"summary: [^"]*missing",?$' "$w/run4.log" &&
+		grep -Eq '^ +"  fix: .*/etc/pam\.d/runuser' "$w/run4.log" &&
+		grep -Eq '^ +"summary: [^"]* missing[^"]*",?$' "$w/run4.log" &&
 		grep -Eq '"msg": "memlockctl doctor exited 1: summary: [^"]*missing' "$w/run4.log" &&
 		! grep -q '"stdout": "' "$w/run4.log"
 	verdict "$rel: doctor not ok: the play fails with its verdict, fix and summary, a line each" \

@@ -45,11 +45,11 @@ work=$ROOT_WORK
 
 upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
-# debian/ of the previous, single package: the newest commit whose
-# debian/control has no memlockctl package.
-single_commit=$(git -C "$top" log --format=%H -- debian/control 2>/dev/null | while read -r c; do
-	git -C "$top" show "$c:debian/control" | grep -q '^Package: memlockctl$' || { echo "$c"; break; }
-done)
+# debian/ of the previous, single package: the parent of the commit that
+# gave memlockctl its package (HEAD, before that commit).
+single_commit=$(git -C "$top" log --format=%H -S'Package: memlockctl' -- debian/control 2>/dev/null |
+	tail -n 1)
+single_commit=$(git -C "$top" rev-parse "${single_commit:-HEAD}${single_commit:+^}" 2>/dev/null)
 single_version=$(git -C "$top" show "${single_commit:-none}:debian/changelog" 2>/dev/null |
 	sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p')
 new_version=${version%-*}-$((${version##*-} + 1))

@@ -31,6 +31,7 @@
 #     before the play and as dpkg recorded the packages' conffiles, the
 #     slurm stack gone and slurm.conf as it was, both packages purged; a
 #     second undo changes nothing.
+# tests/fleet/ansible.sh RELEASE... runs only those (bookworm, trixie).
 # Skipped, with the reason, without ansible-playbook, community.general's
 # chroot connection, mmdebstrap or a root.  Prints TAP.
 set -u
@@ -279,6 +280,13 @@ converge() {
 	verdict "$rel: a second undo changes nothing (changed=0)" "$w/undo2.log"
 }
 
-converge "Debian 12" bookworm
-converge "Debian 13" trixie
+# Arguments: the releases to run, both by default.
+[ $# -gt 0 ] || set -- bookworm trixie
+for rel; do
+	case $rel in
+	bookworm) converge "Debian 12" bookworm ;;
+	trixie) converge "Debian 13" trixie ;;
+	*) echo "Bail out! unknown release $rel (bookworm, trixie)"; exit 1 ;;
+	esac
+done
 echo "1..$n"

@@ -239,7 +239,7 @@ package_lifecycle() {
 	printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
 	check "$rel: memlockctl explain reads the edited policy (16 MiB)" sh -c \
 		"chroot '$root' memlockctl explain root | grep -q '^soft: *16777216 bytes'"
-	check "$rel: apt-get install ./libpam-memlock_${new_version}_$arch.deb (upgrade, --force-confold)" \
+	check "$rel: apt-get install ./libpam-memlock_${new_version}_$arch.deb ./memlockctl_${new_version}_$arch.deb (upgrade, --force-confold)" \
 		root_run "$root" apt-get install -y -qq -o Dpkg::Options::=--force-confdef \
 		-o Dpkg::Options::=--force-confold $deb2
 	check "$rel: upgraded: $new_version" test "$(status)" = "install ok installed $new_version"

@@ -12,22 +12,27 @@
 #    build-time tests), and that release's lintian --fail-on error,warning.
 #    A second build, from a copy of the git tree as the README says
 #    (dpkg-buildpackage -us -uc -b), of VERSION+1 with a changed default
-#    memlock.conf: the "newer version".
+#    memlock.conf: the "newer version".  And the previous, single
+#    package (libpam-memlock with memlockctl in it: debian/ of the last
+#    commit before memlockctl got its own package) from the same sources,
+#    for the upgrade to the two packages.
 # 2. An install root (minbase, pamtester): apt-get install of the package,
 #    the module beside libpam's own, the stacks, memlock.d, a real session
 #    (debian/tests/session, the autopkgtest), an admin-edited conffile across
 #    the upgrade, remove, purge with and without an admin's drop-in, and
 #    nothing of the package left behind.  Then, in the same root, the
 #    README's install, enable, check and undo blocks, read out of the README.
-# Then the release upgrade: Debian 12's package in a Debian 12 root with an
-# edited memlock.conf and step 2 of the README done; the root upgraded to
-# Debian 13 with apt-get full-upgrade, Debian 13's newer package served
-# from a local repository beside the archive, as a dist-upgrade would take
-# it.
+# Then the release upgrade: Debian 12's previous, single package in a
+# Debian 12 root with an edited memlock.conf and step 2 of the README
+# done; the root upgraded to Debian 13 with apt-get full-upgrade, Debian
+# 13's newer packages (libpam-memlock and memlockctl) served from a local
+# repository beside the archive, as a dist-upgrade would take them.
 #
 # Prints TAP, each case named after its release.  Needs root.
 # PML_DEB_DEBS=DIR takes the packages from DIR/RELEASE/*.deb instead of
-# building them, for a second look at the rest.
+# building them, for a second look at the rest; PML_DEB_KEEP=DIR keeps a
+# copy of the packages built there (make check-fleet's
+# tests/fleet/ansible.sh takes them with PML_FLEET_DEBS=DIR).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${PML_BUILD_DIR:-$top}}
@@ -41,6 +46,13 @@ work=$ROOT_WORK
 
 upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
+# debian/ of the previous, single package: the parent of the commit that
+# gave memlockctl its package (HEAD, before that commit).
+single_commit=$(git -C "$top" log --format=%H -S'Package: memlockctl' -- debian/control 2>/dev/null |
+	tail -n 1)
+single_commit=$(git -C "$top" rev-parse "${single_commit:-HEAD}${single_commit:+^}" 2>/dev/null)
+single_version=$(git -C "$top" show "${single_commit:-none}:debian/changelog" 2>/dev/null |
+	sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p')
 new_version=${version%-*}-$((${version##*-} + 1))
 arch=$(dpkg --print-architecture)
 stacks="/etc/pam.d/common-session /etc/pam.d/common-session-noninteractive"
@@ -117,12 +129,33 @@ package_build() {
 			"$(tail -n 30 "$work/$rel-build2.log")"
 	fi
 	mkdir -p "$work/debs/$rel"
-	cp "$broot/build/libpam-memlock_${version}_$arch.deb" \
-		"$broot/build2/libpam-memlock_${new_version}_$arch.deb" "$work/debs/$rel/" 2>/dev/null
+	cp "$broot/build/libpam-memlock_${version}_$arch.deb" "$broot/build/memlockctl_${version}_$arch.deb" \
+		"$broot/build2/libpam-memlock_${new_version}_$arch.deb" \
+		"$broot/build2/memlockctl_${new_version}_$arch.deb" "$work/debs/$rel/" 2>/dev/null
+
+	# The previous, single package: these sources, its own debian/.
+	if [ -z "$single_version" ]; then
+		not_ok "$rel: the previous, single package: no commit with it in $top"
+		return 0
+	fi
+	mkdir -p "$broot/build0/src"
+	cp -a "$src/." "$broot/build0/src/" && rm -rf "$broot/build0/src/debian" &&
+		git -C "$top" archive "$single_commit" debian | tar -x -C "$broot/build0/src"
+	if root_run "$broot" sh -c "cd /build0/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b" \
+		>"$work/$rel-build0.log" 2>&1 &&
+		cp "$broot/build0/libpam-memlock_${single_version}_$arch.deb" "$work/debs/$rel/"; then
+		ok "$rel: the previous, single package: $single_version (debian/ of ${single_commit:0:12})"
+	else
+		not_ok "$rel: the previous, single package: $single_version (debian/ of ${single_commit:0:12})" \
+			"$(tail -n 30 "$work/$rel-build0.log")"
+	fi
+	if [ -n "${PML_DEB_KEEP:-}" ]; then
+		mkdir -p "$PML_DEB_KEEP/$rel" && cp "$work/debs/$rel/"*.deb "$PML_DEB_KEEP/$rel/"
+	fi
 }
 
 # --- 2. install, upgrade, remove, purge ----------------------------------------
-status() { root_run "$root" dpkg-query -W -f='${Status} ${Version}' libpam-memlock 2>/dev/null; }
+status() { root_run "$root" dpkg-query -W -f='${Status} ${Version}' "${1:-libpam-memlock}" 2>/dev/null; }
 # The PAM module directory of the root's libpam: where its pam_unix.so is.
 moddir() { root_run "$root" dpkg -L libpam-modules | sed -n 's|/pam_unix\.so$||p'; }
 # Every path of the root but the package databases, caches, logs, /tmp,
@@ -148,17 +181,28 @@ stacks_list_once() { # RELEASE
 	done
 }
 
+# shellcheck disable=SC2086 # $deb1 and $deb2 name both packages
 package_lifecycle() {
-	local rel=$1 deb1=/tmp/debs/libpam-memlock_${version}_$arch.deb
-	local deb2=/tmp/debs/libpam-memlock_${new_version}_$arch.deb f line rc
+	local rel=$1 deb1="/tmp/debs/libpam-memlock_${version}_$arch.deb /tmp/debs/memlockctl_${version}_$arch.deb"
+	local deb2="/tmp/debs/libpam-memlock_${new_version}_$arch.deb /tmp/debs/memlockctl_${new_version}_$arch.deb"
+	local f line rc
 	install_root "$rel" || return 1
 	mkdir -p "$work/$rel-before"
 	for f in $stacks; do cp "$root$f" "$work/$rel-before/"; done
 	paths >"$work/$rel-before/paths"
 
-	check "$rel: apt-get install ./libpam-memlock_${version}_$arch.deb" \
-		root_run "$root" apt-get install -y -qq "$deb1"
+	check "$rel: apt-get install ./libpam-memlock_${version}_$arch.deb ./memlockctl_${version}_$arch.deb" \
+		root_run "$root" apt-get install -y -qq $deb1
 	check "$rel: installed: $version" test "$(status)" = "install ok installed $version"
+	check "$rel: memlockctl installed: $version" \
+		test "$(status memlockctl)" = "install ok installed $version"
+	check "$rel: libpam-memlock recommends memlockctl; memlockctl has /usr/sbin/memlockctl and its units" sh -c "
+		chroot '$root' dpkg-query -W -f='\${Recommends}' libpam-memlock | grep -qw memlockctl &&
+		chroot '$root' dpkg -L memlockctl >'$root/tmp/ctl.list' &&
+		grep -qx /usr/sbin/memlockctl '$root/tmp/ctl.list' &&
+		grep -q '/memlockctl\.8\.gz\$' '$root/tmp/ctl.list' &&
+		grep -q '/memlock-metrics\.timer\$' '$root/tmp/ctl.list' &&
+		! chroot '$root' dpkg -L libpam-memlock | grep -q -e memlockctl -e memlock-metrics"
 	check "$rel: $conf is a conffile" sh -c \
 		"chroot '$root' dpkg-query -W -f='\${Conffiles}' libpam-memlock | grep -q ' $conf '"
 	check "$rel: pam_memlock.so is in libpam's module directory, beside pam_unix.so ($(moddir))" \
@@ -196,9 +240,9 @@ package_lifecycle() {
 	printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
 	check "$rel: memlockctl explain reads the edited policy (16 MiB)" sh -c \
 		"chroot '$root' memlockctl explain root | grep -q '^soft: *16777216 bytes'"
-	check "$rel: apt-get install ./libpam-memlock_${new_version}_$arch.deb (upgrade, --force-confold)" \
+	check "$rel: apt-get install ./libpam-memlock_${new_version}_$arch.deb ./memlockctl_${new_version}_$arch.deb (upgrade, --force-confold)" \
 		root_run "$root" apt-get install -y -qq -o Dpkg::Options::=--force-confdef \
-		-o Dpkg::Options::=--force-confold "$deb2"
+		-o Dpkg::Options::=--force-confold $deb2
 	check "$rel: upgraded: $new_version" test "$(status)" = "install ok installed $new_version"
 	check "$rel: the edited $conf survived the upgrade" grep -qx 'limit = "16 MiB";' "$root$conf"
 	check "$rel: the new default is beside it as memlock.conf.dpkg-dist" \
@@ -211,9 +255,11 @@ package_lifecycle() {
 		test "$(status)" = "deinstall ok config-files $new_version"
 	check "$rel: no PAM stack lists pam_memlock after remove" sh -c \
 		"! grep -rq pam_memlock '$root/etc/pam.d'"
-	check "$rel: the module, memlockctl and the profile are gone" sh -c \
-		"! find '$root/usr' -name 'pam_memlock.so' -o -name memlockctl \
-		   -o -path '*/pam-configs/memlock' | grep -q ."
+	check "$rel: the module and the profile are gone" sh -c \
+		"! find '$root/usr' '$root/lib' -name 'pam_memlock.so' -o -path '*/pam-configs/memlock' | grep -q ."
+	check "$rel: memlockctl stays, installed, and runs" sh -c \
+		"[ \"\$(chroot '$root' dpkg-query -W -f='\${Status}' memlockctl)\" = 'install ok installed' ] &&
+		chroot '$root' memlockctl --version"
 	check "$rel: the edited $conf stays after remove" grep -qx 'limit = "16 MiB";' "$root$conf"
 
 	# Purge with an admin's drop-in: the conffile goes, the drop-in stays.
@@ -232,17 +278,29 @@ package_lifecycle() {
 	# Step 2 of the README is the admin's edit of other packages' files:
 	# remove leaves the line where it is, names the file on stderr, and the
 	# README's undo gives the file back as it was.
+	# And a Slurm node's /etc/pam.d/slurm, the package's example.
 	cp -p "$root/etc/pam.d/runuser" "$work/$rel-runuser"
-	check "$rel: apt-get install again, and the README's step 2 line in runuser" \
+	check "$rel: apt-get install again, the README's step 2 line in runuser, examples/pam.d/slurm as /etc/pam.d/slurm" \
 		root_run "$root" sh -c "apt-get install -y -qq $deb2 && sed -i \
 			'/^session[[:space:]]\\+required[[:space:]]\\+pam_limits\\.so/a session    optional   pam_memlock.so' \
-			/etc/pam.d/runuser && grep -q pam_memlock.so /etc/pam.d/runuser"
+			/etc/pam.d/runuser && grep -q pam_memlock.so /etc/pam.d/runuser &&
+			cp /usr/share/doc/libpam-memlock/examples/pam.d/slurm /etc/pam.d/slurm"
 	# apt may run dpkg on a pty: its lines can end in CR.
 	root_run "$root" apt-get remove -y -qq libpam-memlock 2>&1 | tr -d '\r' >"$work/$rel-remove.out"
-	check "$rel: apt-get remove names /etc/pam.d/runuser, which still has the line, and only it" \
+	check "$rel: apt-get remove names /etc/pam.d/runuser and slurm, which still have the line, and only them" \
 		sh -c "cat '$work/$rel-remove.out' && grep -qx '  /etc/pam.d/runuser' '$work/$rel-remove.out' &&
-			[ \$(grep -c '^  /etc/pam.d/' '$work/$rel-remove.out') = 1 ] &&
+			grep -qx '  /etc/pam.d/slurm' '$work/$rel-remove.out' &&
+			[ \$(grep -c '^  /etc/pam.d/' '$work/$rel-remove.out') = 2 ] &&
 			grep -q pam_memlock '$root/etc/pam.d/runuser'"
+	# The module is gone; memlockctl, left behind, names each stack that
+	# still loads it.
+	root_run "$root" memlockctl doctor >"$work/$rel-doctor-gone" 2>&1
+	root_run "$root" memlockctl doctor --service slurm >>"$work/$rel-doctor-gone" 2>&1
+	check "$rel: after remove, memlockctl doctor names runuser's and slurm's lines that load the missing module" \
+		sh -c "cat '$work/$rel-doctor-gone' | sed 's/^/# /' &&
+			grep -q '/etc/pam.d/runuser:[0-9]* names it, .*PAM unable to dlopen' '$work/$rel-doctor-gone' &&
+			grep -q '/etc/pam.d/slurm:[0-9]* names it, .*PAM unable to dlopen' '$work/$rel-doctor-gone'"
+	rm -f "$root/etc/pam.d/slurm"
 	awk '/^    # Undo Debian step 2:/ { on = 1 } on && /^$/ { exit } on { sub(/^    /, ""); print }' \
 		"$top/README" >"$work/undo-step2"
 	check "$rel: the README's undo of step 2 gives runuser back as it was" \
@@ -255,7 +313,7 @@ package_lifecycle() {
 	# --autoremove: libconfig came in with the package, and goes with it.
 	check "$rel: apt-get install, then apt-get purge --autoremove, with memlock.d empty" \
 		root_run "$root" sh -c "apt-get install -y -qq $deb2 &&
-			apt-get purge --autoremove -y -qq libpam-memlock"
+			apt-get purge --autoremove -y -qq libpam-memlock memlockctl"
 	check "$rel: purged: the empty memlock.d is gone" test ! -e "$root/etc/security/memlock.d"
 	paths >"$work/$rel-after-paths"
 	if diff "$work/$rel-before/paths" "$work/$rel-after-paths" >"$work/$rel-paths.diff"; then
@@ -264,8 +322,8 @@ package_lifecycle() {
 		not_ok "$rel: purged: no path in the root that was not there before the install" \
 			"$(head -n 20 "$work/$rel-paths.diff")"
 	fi
-	check "$rel: purged: dpkg knows nothing of libpam-memlock" sh -c \
-		"! chroot '$root' dpkg-query -W -f='\${Status}' libpam-memlock 2>/dev/null | grep -q ."
+	check "$rel: purged: dpkg knows nothing of libpam-memlock nor memlockctl" sh -c \
+		"! chroot '$root' dpkg-query -W -f='\${Status}' libpam-memlock memlockctl 2>/dev/null | grep -q ."
 }
 
 # --- 2b. the README's blocks, as written ------------------------------------
@@ -333,11 +391,11 @@ session_soft() {
 }
 
 release_upgrade() {
-	local to="bookworm to trixie" deb1=/tmp/debs/libpam-memlock_${version}_$arch.deb
+	local to="bookworm to trixie" deb1=/tmp/debs/libpam-memlock_${single_version}_$arch.deb
 	local old new
 	install_root bookworm || return 1
-	check "$to: Debian 12's package installed" root_run "$root" apt-get install -y -qq "$deb1" ||
-		return 1
+	check "$to: Debian 12's previous, single package ($single_version, with memlockctl) installed" \
+		root_run "$root" apt-get install -y -qq "$deb1" || return 1
 	old=$(moddir)/pam_memlock.so
 	printf '# site policy\nlimit = "16 MiB";\n' >"$root$conf"
 	# Step 2 of the README, in the one of its stacks that this root has.
@@ -348,7 +406,8 @@ release_upgrade() {
 	# Debian 13's archive, and beside it a repository with Debian 13's
 	# newer package, as an admin's own repository would serve it.
 	mkdir -p "$root/srv/pml-repo"
-	cp "$work/debs/trixie/libpam-memlock_${new_version}_$arch.deb" "$root/srv/pml-repo/"
+	cp "$work/debs/trixie/libpam-memlock_${new_version}_$arch.deb" \
+		"$work/debs/trixie/memlockctl_${new_version}_$arch.deb" "$root/srv/pml-repo/"
 	(cd "$root/srv/pml-repo" && dpkg-scanpackages . >Packages 2>/dev/null)
 	echo 'deb [trusted=yes] file:/srv/pml-repo ./' >"$root/etc/apt/sources.list.d/pml.list"
 	sed -i 's/\bbookworm\b/trixie/g' "$root/etc/apt/sources.list"
@@ -357,6 +416,11 @@ release_upgrade() {
 			-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold' || return 1
 	check "$to: the root runs Debian 13" grep -qx 'VERSION_ID="13"' "$root/etc/os-release"
 	check "$to: upgraded: $new_version" test "$(status)" = "install ok installed $new_version"
+	check "$to: memlockctl came in with it (libpam-memlock recommends it): $new_version" \
+		test "$(status memlockctl)" = "install ok installed $new_version"
+	check "$to: /usr/sbin/memlockctl is memlockctl's now, and runs" sh -c \
+		"chroot '$root' dpkg -S /usr/sbin/memlockctl | grep -qx 'memlockctl: /usr/sbin/memlockctl' &&
+		chroot '$root' memlockctl --version"
 	check "$to: the edited $conf survived" grep -qx 'limit = "16 MiB";' "$root$conf"
 	stacks_list_once "$to"
 	check "$to: step 2's line in /etc/pam.d/runuser survived" \

@@ -343,7 +343,8 @@ readme_blocks() {
 	local stacks2="$stacks /etc/pam.d/runuser"
 	[ -d "$root/etc/pam.d" ] || return 1
 	mkdir -p "$work/$rel-readme" "$root/tmp/readme" &&
-		cp "$work/debs/$rel/libpam-memlock_${version}_$arch.deb" "$root/tmp/readme/" || return 1
+		cp "$work/debs/$rel/libpam-memlock_${version}_$arch.deb" \
+			"$work/debs/$rel/memlockctl_${version}_$arch.deb" "$root/tmp/readme/" || return 1
 	for f in $stacks2; do cp "$root$f" "$work/$rel-readme/"; done
 	for name in install:"Install the package:" step1:"Debian step 1:" \
 		step2:"Debian step 2:" check:"Check:" undo:"Undo Debian step 2:" \

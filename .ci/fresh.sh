@@ -3,7 +3,8 @@
 # What a newcomer sees: the README's two Quick start commands, exactly as
 # the README writes them (read from it, not copied here), on a fresh
 # minimal machine of each release.  Per release: a root with only
-# ca-certificates and git (mmdebstrap minbase, .ci/root.sh), a git clone
+# ca-certificates, git and sudo (mmdebstrap minbase, .ci/root.sh), a fresh
+# tmpfs on its /tmp and /run as a booted machine has, a git clone
 # of this repository's HEAD in /root/pam_memlock, and there, as root with a
 # clean environment, `bash -c COMMAND` for each command in turn.  Nothing
 # of this machine is visible in the root but the kernel's /proc, /dev and
@@ -37,8 +38,11 @@ logs=$(mktemp -d /tmp/pml-fresh-XXXXXX) || bail "mktemp failed"
 started=$(date +%s)
 for rel in "$@"; do
 	root=$ROOT_WORK/$rel
-	check "$rel: a fresh root with only ca-certificates and git" \
-		root_make "$root" "$rel" minbase ca-certificates git || continue
+	check "$rel: a fresh root with only ca-certificates, git and sudo" \
+		root_make "$root" "$rel" minbase ca-certificates git sudo || continue
+	check "$rel: a tmpfs on /tmp and /run" sh -c \
+		'mount -t tmpfs -o mode=1777 tmpfs "$1/tmp" && mount -t tmpfs -o mode=0755 tmpfs "$1/run"' \
+		sh "$root" || continue
 	check "$rel: git clone of this repository's HEAD" \
 		git clone -q --no-hardlinks "$top" "$root/root/pam_memlock" || continue
 	for i in $(seq 1 "$want"); do

@@ -144,4 +144,12 @@ int cli_measure(const struct cli_options *options);
 int cli_metrics(const struct cli_options *options);
 int cli_nagios(const struct cli_options *options);
 
+/* Are some of this host's facts given (--ram, --page-size, --kernel)? */
+bool cli_hypothetical(const struct cli_options *options);
+
+/* check and explain: "host:       hypothetical, not this one: ..." where a
+ * fact of MACHINE was given, not read; nothing otherwise. */
+void cli_print_hypothetical(const struct pml_machine *machine,
+			    const struct cli_options *options);
+
 #endif

@@ -138,3 +138,29 @@ int cli_finish_output(int status)
 	}
 	return status;
 }
+
+bool cli_hypothetical(const struct cli_options *options)
+{
+	return options->assume.ram != 0 || options->assume.page_size != 0 ||
+	       options->kernel != NULL;
+}
+
+void cli_print_hypothetical(const struct pml_machine *machine,
+			    const struct cli_options *options)
+{
+	char ram[32], page[32]; /* "1023.9 GiB" and more */
+
+	if (!cli_hypothetical(options))
+		return;
+	pml_format_size(machine->ram, false, ram, sizeof(ram));
+	pml_format_size(machine->page_size, false, page, sizeof(page));
+	printf("host:       hypothetical, not this one: RAM %s%s, pages of %s%s",
+	       ram, options->assume.ram != 0 ? " (--ram; no cgroup limits it)" : "", page,
+	       options->assume.page_size != 0 ? " (--page-size)" : "");
+	if (options->kernel != NULL) {
+		printf(", Linux ");
+		cli_print_escaped(stdout, options->kernel);
+		printf(" (--kernel)");
+	}
+	printf("\n");
+}

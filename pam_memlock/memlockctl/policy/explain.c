@@ -247,33 +247,6 @@ static void print_rules(const struct pml_evaluation *e)
 	printf("; give --service to include them\n");
 }
 
-static bool hypothetical(const struct cli_options *options)
-{
-	return options->assume.ram != 0 || options->assume.page_size != 0 ||
-	       options->kernel != NULL;
-}
-
-/* "host:       hypothetical: ..." where a fact is given, not read. */
-static void print_hypothetical(const struct pml_evaluation *e,
-			       const struct cli_options *options)
-{
-	char ram[HUMAN_MAX], page[HUMAN_MAX];
-
-	if (!hypothetical(options))
-		return;
-	pml_format_size(e->machine.ram, false, ram, sizeof(ram));
-	pml_format_size(e->machine.page_size, false, page, sizeof(page));
-	printf("host:       hypothetical, not this one: RAM %s%s, pages of %s%s",
-	       ram, options->assume.ram != 0 ? " (--ram; no cgroup limits it)" : "", page,
-	       options->assume.page_size != 0 ? " (--page-size)" : "");
-	if (options->kernel != NULL) {
-		printf(", Linux ");
-		cli_print_escaped(stdout, options->kernel);
-		printf(" (--kernel)");
-	}
-	printf("\n");
-}
-
 static void print_text(const struct pml_evaluation *e, const struct measure_rings *rings,
 		       const struct cli_options *options)
 {
@@ -290,7 +263,7 @@ static void print_text(const struct pml_evaluation *e, const struct measure_ring
 	else
 		printf("(none)");
 	printf("\n");
-	print_hypothetical(e, options);
+	cli_print_hypothetical(&e->machine, options);
 	printf("decided by: %s\n", decided_by(e, buf, sizeof(buf)));
 	print_rules(e);
 	pml_describe_origin(&e->policy, d->mode, buf, sizeof(buf));
@@ -439,7 +412,7 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 	/* Which facts are given, not this machine's: the whole answer is
 	 * then about another host. */
 	cli_json_key(&j, "hypothetical");
-	cli_json_bool(&j, hypothetical(options));
+	cli_json_bool(&j, cli_hypothetical(options));
 	cli_json_key(&j, "assumed");
 	cli_json_open_array(&j);
 	if (options->assume.ram != 0)

@@ -122,7 +122,7 @@ int cli_explain_unit(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load(&source.source, &log, &policy, &machine);
+	rc = pml_load_assuming(&source.source, &options->assume, &log, &policy, &machine);
 	if (rc < 0) {
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
@@ -145,6 +145,7 @@ int cli_explain_unit(const struct cli_options *options)
 			cli_print_quoted(stdout, options->unit);
 			printf(", which its template's drop-in covers\n");
 		}
+		cli_print_hypothetical(&machine, options);
 		print_unit(&policy, name, files, &d);
 	} else {
 		fprintf(stderr, "memlockctl: out of memory\n");

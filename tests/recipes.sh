@@ -4,17 +4,16 @@
 # policy file whose comments say what it gives whom, as lines
 #
 #   # expect: user=NAME [groups=G1,G2] [service=S] [ram=SIZE] -> soft=V hard=V [mode=M]
+#   # expect: unit=NAME [ram=SIZE] -> soft=V hard=V [mode=M]
 #
 # (V: a size such as 8MiB, a number of bytes, or "unlimited").  For each
 # recipe: `memlockctl check --strict` passes on a host with the groups the
 # expectations name and on one with none of them (a mixed fleet); and for
-# each expectation, `memlockctl explain --json` gives those limits and
-# that mode.  The users and groups are the expectations' own, in a
-# passwd and group file bind-mounted over /etc's in a private mount
-# namespace.  RAM: explain's --ram where this memlockctl has it; else the
-# share's base is fixed by a user.slice memory limit, in a cgroup tree on
-# a tmpfs over /sys/fs/cgroup in that namespace (explain reads the user's
-# slice); a RAM above this machine's MemTotal then skips.
+# each expectation, `memlockctl explain --json` (`explain --unit` for a
+# unit, with an empty unit search path) gives those limits and that mode.
+# The users and groups are the expectations' own, in a passwd and group
+# file bind-mounted over /etc's in a private mount namespace, with an
+# empty cgroup tree; RAM is explain's --ram, a hypothetical host's.
 set -u
 umask 022
 
@@ -31,9 +30,7 @@ if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
 fi
 work=$(mktemp -d /tmp/pml-recipes-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
-has_ram=false
-"$ctl" --help 2>&1 | grep -q -- '--ram' && has_ram=true
-memtotal=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024))
+mkdir "$work/no-units"
 
 # bytes V: V (8MiB, 4GiB, 123, unlimited) as bytes or "unlimited".
 bytes() {
@@ -49,18 +46,13 @@ bytes() {
 	echo $((num << shift_by))
 }
 
-# in_ns PASSWD GROUP RAM COMMAND...: COMMAND with PASSWD and GROUP over
-# /etc's, and /sys/fs/cgroup a tree whose user.slice is limited to RAM
-# bytes (empty: no cgroup tree at all), in a private mount namespace.
+# in_ns PASSWD GROUP COMMAND...: COMMAND with PASSWD and GROUP over
+# /etc's, and no cgroup tree, in a private mount namespace.
 in_ns() {
 	unshare -m -- bash -c '
 		mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/group &&
 			mount -t tmpfs pml-recipes /sys/fs/cgroup || exit 99
-		if [ -n "$3" ]; then
-			: >/sys/fs/cgroup/cgroup.controllers && mkdir /sys/fs/cgroup/user.slice &&
-				echo "$3" >/sys/fs/cgroup/user.slice/memory.max || exit 99
-		fi
-		shift 3
+		shift 2
 		exec "$@"' _ "$@"
 }
 
@@ -102,7 +94,7 @@ for recipe in "${recipes[@]}"; do
 		chmod 0644 "$work/policy/memlock.conf"
 
 	for host in with without; do
-		in_ns "$work/passwd" "$work/group-$host" "" \
+		in_ns "$work/passwd" "$work/group-$host" \
 			"$ctl" check --strict --conf "$work/policy/memlock.conf" >"$work/out" 2>&1
 		rc=$?
 		[ $rc = 0 ]
@@ -111,34 +103,36 @@ for recipe in "${recipes[@]}"; do
 
 	while IFS= read -r line; do
 		args=${line%%->*} want=${line#*->}
-		user= service= ram=
+		user= service= ram= unit=
 		for f in $args; do
 			case $f in
 			user=*) user=${f#user=} ;;
 			service=*) service=${f#service=} ;;
 			ram=*) ram=${f#ram=} ;;
+			unit=*) unit=${f#unit=} ;;
 			esac
 		done
-		opts=(explain "$user" --json --conf "$work/policy/memlock.conf")
-		[ -n "$service" ] && opts+=(--service "$service")
-		limit=
-		if [ -n "$ram" ]; then
-			ram_bytes=$(bytes "$ram") || { not_ok "$name: $line" "bad ram= value"; continue; }
-			if $has_ram; then
-				opts+=(--ram "$ram")
-			elif [ "$ram_bytes" -lt "$memtotal" ]; then
-				limit=$ram_bytes
-			else
-				skip "$name: $line" "explain has no --ram here, and $ram is above this machine's MemTotal"
-				continue
-			fi
+		if [ -n "$unit" ]; then
+			opts=(explain --unit "$unit" --conf "$work/policy/memlock.conf")
+		else
+			opts=(explain "$user" --json --conf "$work/policy/memlock.conf")
 		fi
-		in_ns "$work/passwd" "$work/group-with" "$limit" "$ctl" "${opts[@]}" \
-			>"$work/json" 2>"$work/err"
+		[ -n "$service" ] && opts+=(--service "$service")
+		[ -n "$ram" ] && opts+=(--ram "$ram")
+		SYSTEMD_UNIT_PATH=$work/no-units in_ns "$work/passwd" "$work/group-with" \
+			"$ctl" "${opts[@]}" >"$work/out" 2>"$work/err"
 		rc=$?
-		got=$(awk '/^  "(soft|hard|mode)": / {
-				k = $1; gsub(/[":]/, "", k); v = $2; gsub(/[",]/, "", v); printf "%s=%s ", k, v
-			}' "$work/json")
+		if [ -n "$unit" ]; then
+			# "mode:       set" and "policy:     soft N (...), hard N (...)"
+			got=$(awk '$1 == "mode:" { printf "mode=%s ", $2 }
+				$1 == "policy:" { s = $3; h = $0; sub(/.*hard /, "", h); sub(/ .*/, "", h)
+					sub(/,$/, "", s); sub(/^infinity$/, "unlimited", s)
+					sub(/^infinity$/, "unlimited", h); printf "soft=%s hard=%s ", s, h }' "$work/out")
+		else
+			got=$(awk '/^  "(soft|hard|mode)": / {
+					k = $1; gsub(/[":]/, "", k); v = $2; gsub(/[",]/, "", v); printf "%s=%s ", k, v
+				}' "$work/out")
+		fi
 		wanted=
 		for f in $want; do
 			case $f in

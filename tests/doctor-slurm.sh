@@ -61,7 +61,7 @@ expect() { # expect NAME EXPR WANT
 	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1" "want: $3" "got:  $got" "$(cat "$work/err")"; fi
 }
 
-echo "1..16"
+echo "1..18"
 
 node
 doctor
@@ -100,6 +100,10 @@ $site_rdma
 doctor root
 expect "the site's policy, set rule last: a group member's job is capped: ok" \
 	'p["verdict"], p["hard_unlimited"], p["fix"]' "('ok', False, None)"
+doctor
+expect "... without a user: ok for each class, the group's and rdma's checked as their members" \
+	'p["verdict"], p["for"], [(c["who"], c["verdict"]) for c in p["classes"]]' \
+	"('ok', None, [('a user no rule names', 'ok'), ('members of group root (rule /etc/security/memlock.conf:3)', 'ok'), ('members of group pml-rdma-admins (rule /etc/security/memlock.conf:5)', 'ok')])"
 node 'UsePAM=1
 PropagateResourceLimitsExcept=MEMLOCK' "limit = \"8 MiB\";
 rules = (
@@ -111,6 +115,12 @@ doctor root
 expect "the site's policy, group rule last: overridden, and the fix names the group rule at line 4" \
 	'p["verdict"], p["hard_unlimited"], p["fix"].split(": in raise mode")[0]' \
 	"('overridden', True, 'give the rule at /etc/security/memlock.conf:4, which decides for this session, mode = \"set\"')"
+# Without a user, as a playbook runs it: ok for a user no rule names, but
+# the group's members are the path's verdict, and the fix is their rule's.
+doctor
+expect "... without a user: overridden for the group's members, the fix names the group rule" \
+	'p["verdict"], p["for"], p["hard_unlimited"], p["classes"][0]["verdict"], p["fix"].split(": in raise mode")[0]' \
+	"('overridden', 'members of group root (rule /etc/security/memlock.conf:4)', True, 'ok', 'give the rule at /etc/security/memlock.conf:4, which decides for this session, mode = \"set\"')"
 
 node 'usepam=yes'
 doctor

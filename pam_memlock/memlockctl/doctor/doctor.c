@@ -269,9 +269,70 @@ static void probe(struct doctor *d)
 	}
 }
 
+static void check_one(const struct doctor *d, const char *service, struct doc_path *p,
+		      struct doc_stack *st)
+{
+	doc_check_path(d, service, p, st);
+	if (strcmp(service, DOC_SLURM_SERVICE) == 0)
+		doc_slurm_check(d, st, p);
+}
+
+/*
+ * Without a user, "ok" is to mean ok for everyone: P, checked for a user
+ * no rule names, is checked again for each class its policy tells apart
+ * (path.h), and the worst verdict is the path's, with that class's steps
+ * and fix.  Returns 0 or -ENOMEM.
+ */
+static int check_classes(const struct doctor *d, const char *service, struct doc_path *p,
+			 struct doc_stack *st)
+{
+	struct doctor dk = *d;
+	struct doc_path *q, *worst, *t;
+	enum doc_verdict v = p->verdict;
+	size_t k, n = p->n_class_rules;
+
+	p->n_classes = 1;
+	snprintf(p->classes[0].who, sizeof(p->classes[0].who), "a user no rule names");
+	p->classes[0].verdict = p->verdict;
+	if (n == 0)
+		return 0;
+	q = malloc(sizeof(*q));
+	worst = malloc(sizeof(*worst));
+	if (q == NULL || worst == NULL) {
+		free(q);
+		free(worst);
+		return -ENOMEM;
+	}
+	worst->n_steps = 0;
+	for (k = 0; k < n; k++) {
+		dk.class_rule = (int)p->class_rules[k];
+		check_one(&dk, service, q, st);
+		snprintf(p->classes[k + 1].who, sizeof(p->classes[k + 1].who), "%s", q->who);
+		p->classes[k + 1].verdict = q->verdict;
+		if (q->verdict > v) {
+			v = q->verdict;
+			t = worst, worst = q, q = t;
+		}
+	}
+	p->n_classes = n + 1;
+	if (v > p->verdict) {
+		memcpy(worst->class_rules, p->class_rules, sizeof(p->class_rules));
+		memcpy(worst->classes, p->classes, sizeof(p->classes));
+		worst->n_class_rules = p->n_class_rules;
+		worst->n_classes = p->n_classes;
+		worst->classes_truncated = p->classes_truncated;
+		memcpy(p, worst, sizeof(*p));
+	}
+	free(q);
+	free(worst);
+	return 0;
+}
+
 int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool *all_ok)
 {
-	struct doctor d = { .options = options, .root = doc_root_canonical(options->root) };
+	struct doctor d = { .options = options,
+			    .root = doc_root_canonical(options->root),
+			    .class_rule = -1 };
 	char **names = NULL;
 	size_t n_names = 0, n, i;
 	int rc;
@@ -312,9 +373,14 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 			break;
 		}
 		doc_stack_walk(&st);
-		doc_check_path(&d, service, p, &st);
-		if (strcmp(service, DOC_SLURM_SERVICE) == 0)
-			doc_slurm_check(&d, &st, p);
+		check_one(&d, service, p, &st);
+		if (!d.have_user && check_classes(&d, service, p, &st) < 0) {
+			doc_stack_free(&st);
+			free(p);
+			fprintf(stderr, "memlockctl: out of memory\n");
+			*all_ok = false;
+			break;
+		}
 		if (!doc_verdict_is_fine(p->verdict))
 			*all_ok = false;
 		v->path(p, i + 1 == n, v->ctx);

@@ -126,6 +126,151 @@ static bool refused_file(const struct doctor *d, struct doc_path *p, const char 
 	return true;
 }
 
+/* --- Classes of users (path.h): made-up members, no NSS lookup. */
+
+/* Can RULE match a session of SERVICE, and does it tell users apart? */
+static bool tells_users_apart(const struct pml_rule *r, const char *service)
+{
+	return r->units.n == 0 && (r->users.n > 0 || r->groups.n > 0 || r->n_uids > 0) &&
+	       (r->services.n == 0 || pml_names_contain(&r->services, service));
+}
+
+/* A uid in no rule's range, for a member whose class names none: each
+ * step goes below a range that held the last, so the ranges bound it. */
+static uid_t uid_no_rule_names(const struct pml_policy *policy)
+{
+	uint32_t uid = UINT32_MAX - 1;
+	size_t i, j, steps;
+
+	for (steps = 0; steps <= policy->n_rules; steps++) {
+		bool moved = false;
+
+		for (i = 0; i < policy->n_rules; i++)
+			for (j = 0; j < policy->rules[i].n_uids; j++)
+				if (policy->rules[i].uids[j].first <= uid &&
+				    uid <= policy->rules[i].uids[j].last &&
+				    policy->rules[i].uids[j].first > 0) {
+					uid = policy->rules[i].uids[j].first - 1;
+					moved = true;
+				}
+		if (!moved)
+			break;
+	}
+	return uid;
+}
+
+/*
+ * A made-up member of RULE's class: the rule's first user name, uid and
+ * group, and no other group, so that it matches RULE and any later rule
+ * it must (one on the same name), none it need not.  GROUP holds the
+ * identity's one group; nothing of the identity is its own to free.
+ */
+static void class_identity(const struct pml_policy *policy, const struct pml_rule *r,
+			   const char *service, char **group, struct pml_identity *id)
+{
+	group[0] = r->groups.n > 0 ? (char *)r->groups.v[0] : NULL;
+	*id = (struct pml_identity){
+		.user = r->users.n > 0 ? r->users.v[0] : ANY_USER,
+		.service = service,
+		.looked_up = true,
+		.uid_known = true,
+		.uid = r->n_uids > 0 ? r->uids[0].first : uid_no_rule_names(policy),
+		.groups = group[0] != NULL ? group : NULL,
+		.n_groups = group[0] != NULL,
+	};
+}
+
+/* "members of group hpc (rule FILE:LINE)", by the keys RULE has. */
+static void class_name(const struct pml_policy *policy, const struct pml_rule *r, char *buf,
+		       size_t len)
+{
+	char at[PML_DESCRIBE_MAX], uids[64] = "";
+
+	pml_describe_at(policy, r->at, at, sizeof(at));
+	if (r->n_uids > 0)
+		snprintf(uids, sizeof(uids), "uid %u", (unsigned)r->uids[0].first);
+	if (r->users.n > 0)
+		snprintf(buf, len, "user %.100s (rule %.300s)", r->users.v[0], at);
+	else if (r->groups.n > 0)
+		snprintf(buf, len, "members of group %.100s%s%s (rule %.300s)", r->groups.v[0],
+			 uids[0] != '\0' ? " with " : "", uids, at);
+	else
+		snprintf(buf, len, "users of %s (rule %.300s)", uids, at);
+}
+
+/* The policy as the module reads it, without deciding for anyone. */
+static int load_policy(const struct doctor *d, const char *conf, const struct pml_request *rq,
+		       const struct pml_log *log, struct pml_evaluation *e)
+{
+	int dir, rc;
+
+	*e = (struct pml_evaluation){ .identity = { .user = NULL } };
+	pml_policy_init(&e->policy);
+	rc = pml_machine_probe(&e->machine);
+	if (rc < 0)
+		return rc;
+	if (conf[0] != '/')
+		return pml_policy_load(&rq->source, e->machine.page_size, log, &e->policy);
+	dir = doc_open_parent(d->root, conf);
+	rc = pml_policy_load_at(dir, &rq->source, e->machine.page_size, log, &e->policy);
+	if (dir >= 0)
+		close(dir);
+	return rc;
+}
+
+/* Without a user: the rules of POLICY whose classes P is checked for
+ * again. */
+static void list_classes(struct doc_path *p, const struct pml_policy *policy)
+{
+	size_t i;
+
+	p->n_class_rules = 0;
+	for (i = 0; i < policy->n_rules; i++) {
+		if (!tells_users_apart(&policy->rules[i], p->service))
+			continue;
+		if (p->n_class_rules == N_OF(p->class_rules)) {
+			p->classes_truncated = true;
+			break;
+		}
+		p->class_rules[p->n_class_rules++] = (unsigned)i;
+	}
+}
+
+/* pml_evaluate for a made-up member of the class of rule d->class_rule,
+ * or (-1) for a user no rule names: in no group a rule names, with a uid
+ * in no rule's range. */
+static int evaluate_class(const struct doctor *d, struct doc_path *p, const char *conf,
+			  const struct pml_request *rq, const struct pml_log *log,
+			  struct pml_evaluation *e)
+{
+	const struct pml_rule *r;
+	char *group[1];
+	int rc = load_policy(d, conf, rq, log, e);
+
+	if (rc < 0)
+		return rc;
+	if (d->class_rule < 0) {
+		e->identity = (struct pml_identity){
+			.user = ANY_USER,
+			.service = rq->service,
+			.looked_up = true,
+			.uid_known = true,
+			.uid = uid_no_rule_names(&e->policy),
+		};
+	} else if ((size_t)d->class_rule < e->policy.n_rules) {
+		r = &e->policy.rules[d->class_rule];
+		class_identity(&e->policy, r, rq->service, group, &e->identity);
+		class_name(&e->policy, r, p->who, sizeof(p->who));
+	} else {
+		/* The file changed between the two reads. */
+		pml_policy_free(&e->policy);
+		return -ESTALE;
+	}
+	pml_decide(&e->policy, &e->identity, &e->machine, &e->decision);
+	e->identity = (struct pml_identity){ .user = NULL };
+	return 0;
+}
+
 void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct doc_handler *h,
 		     struct doc_value *soft, struct doc_value *hard, bool *last_is_memlock)
 {
@@ -139,7 +284,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		.max_priority = LOG_WARNING,
 	};
 	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_memlock");
-	char *conf_arg, *conf, text[128], target[128];
+	char *conf_arg, *conf, text[128], target[128], whom[DOC_CLASS_MAX + 16];
 	bool conf_given, dry_run, present, capped = false;
 	int rc, dir;
 
@@ -162,7 +307,10 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		.user = d->have_user ? d->user.name : ANY_USER,
 		.service = p->service,
 	};
-	if (conf[0] == '/') {
+	if (!d->have_user) {
+		/* Made-up members: doctor looks no one up who does not exist. */
+		rc = evaluate_class(d, p, conf, &rq, &log, &e);
+	} else if (conf[0] == '/') {
 		dir = doc_open_parent(d->root, conf);
 		rc = pml_evaluate_at(dir, &rq, &log, &e);
 		if (dir >= 0)
@@ -170,15 +318,9 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	} else {
 		rc = pml_evaluate(&rq, &log, &e);
 	}
-	if (rc == -ESRCH && !d->have_user) {
-		/* Rules need the user's uid or groups: no answer for everyone. */
-		soft->known = hard->known = false;
-		p->depends_on_user = true;
-		s->changes = !dry_run;
-		snprintf(s->effect, sizeof(s->effect),
-			 "the policy %s has rules on uids or groups: its answer depends on the user",
-			 doc_shown(d, conf));
-	} else if (rc < 0) {
+	if (!d->have_user && d->class_rule < 0 && rc == 0)
+		list_classes(p, &e.policy);
+	if (rc < 0) {
 		char file[DOC_PATH_MAX], msg[DOC_MSG_MAX];
 		const char *rest;
 		unsigned line = 0;
@@ -229,9 +371,14 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 			s->kept_higher = (soft->known && soft->bytes > dec->soft.bytes) ||
 					 (hard->known && hard->bytes > dec->hard.bytes);
 			doc_pair_text(*soft, *hard, text, sizeof(text));
+			if (p->who[0] != '\0')
+				snprintf(whom, sizeof(whom), " (for %s)", p->who);
+			else
+				snprintf(whom, sizeof(whom), "%s",
+					 p->depends_on_user ? " (for users no rule names)" : "");
 			snprintf(s->effect, sizeof(s->effect), "%s to %s from %s%s: %s%s",
 				 dec->mode->mode == PML_MODE_SET ? "sets" : "raises", target, doc_shown(d, conf),
-				 p->depends_on_user ? " (for users no rule names)" : "", text,
+				 whom, text,
 				 capped ? " (no CAP_SYS_RESOURCE in PID 1's bounding set: the hard limit cannot rise, and the soft one stops at it)"
 					: "");
 			if (s->kept_higher) {

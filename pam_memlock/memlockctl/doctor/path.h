@@ -61,6 +61,10 @@ struct doctor {
 	char cap_note[96];
 	struct doc_user user;
 	bool have_user;
+	/* Without a user: the rule whose class (a made-up member of its
+	 * user, group or uid) the path is checked for, or -1 for a user no
+	 * rule names. */
+	int class_rule;
 	bool module_installed; /* pam_memlock.so is in a module directory */
 	bool profile_shipped;  /* pam-auth-update's profile for it is there */
 };
@@ -77,6 +81,18 @@ struct doc_step {
 	/* pam_memlock's: "FILE:LINE" of the rule that decides, "" where the
 	 * top level (or no policy) does: what a fix names. */
 	char rule[DOC_PATH_MAX + 16];
+};
+
+/* Rules with a user, group or uid key tell users apart: without a user
+ * doctor checks the path again for each such rule that can match the
+ * service's sessions, as for a member of its class. */
+#define DOC_CLASSES_MAX 64
+#define DOC_CLASS_MAX 512
+
+struct doc_class {
+	/* "members of group hpc (rule FILE:LINE)", "a user no rule names" */
+	char who[DOC_CLASS_MAX];
+	enum doc_verdict verdict;
 };
 
 struct doc_path {
@@ -97,6 +113,19 @@ struct doc_path {
 	char fix[DOC_MSG_MAX];
 	bool has_fix;
 	bool fix_is_tool; /* the fix is the family's tool, not an edit */
+	/* The class this path was checked for ("" for a user no rule names);
+	 * after doc_run, the class whose verdict is the path's, where that
+	 * is worse than the one for a user no rule names. */
+	char who[DOC_CLASS_MAX];
+	/* The rules pam_memlock's policy tells users apart by (indexes into
+	 * its rules); after doc_run, each class's verdict, the first for a
+	 * user no rule names.  TRUNCATED: rules past DOC_CLASSES_MAX - 1
+	 * were not checked. */
+	unsigned class_rules[DOC_CLASSES_MAX - 1];
+	size_t n_class_rules;
+	struct doc_class classes[DOC_CLASSES_MAX];
+	size_t n_classes;
+	bool classes_truncated;
 };
 
 /* The paths' verdicts, counted, and what to do first. */

@@ -82,6 +82,22 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	}
 	cli_json_key(j, "fix");
 	cli_json_string(j, p->has_fix ? p->fix : NULL);
+	/* Without a user: each class's verdict, and whose the path's is. */
+	cli_json_key(j, "for");
+	cli_json_string(j, p->who[0] != '\0' ? p->who : NULL);
+	cli_json_key(j, "classes");
+	cli_json_open_array(j);
+	for (i = 0; i < p->n_classes; i++) {
+		cli_json_open_object(j);
+		cli_json_key(j, "who");
+		cli_json_string(j, p->classes[i].who);
+		cli_json_key(j, "verdict");
+		cli_json_string(j, doc_verdict_names[p->classes[i].verdict]);
+		cli_json_close_object(j);
+	}
+	cli_json_close_array(j);
+	cli_json_key(j, "classes_truncated");
+	cli_json_bool(j, p->classes_truncated);
 	cli_json_close_object(j);
 }
 
@@ -92,6 +108,16 @@ void doc_print_text_path(const struct doc_path *p)
 
 	cli_print_text(stdout, p->service);
 	printf(": %s\n", doc_verdict_names[p->verdict]);
+	if (p->who[0] != '\0') {
+		printf("  for ");
+		cli_print_text(stdout, p->who);
+		printf(": %s (for %s: %s); the steps below are theirs\n",
+		       doc_verdict_names[p->verdict], p->classes[0].who,
+		       doc_verdict_names[p->classes[0].verdict]);
+	}
+	if (p->classes_truncated)
+		printf("  note:   only the first %d rules that tell users apart were checked\n",
+		       DOC_CLASSES_MAX - 1);
 	printf("  stack:  ");
 	cli_print_text(stdout, p->file != NULL ? p->file : "(none)");
 	printf("\n");

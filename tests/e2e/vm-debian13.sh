@@ -116,7 +116,8 @@ build_package() {
 			DEB_BUILD_OPTIONS=nocheck DEB_BUILD_PROFILES=nocheck chroot "$top/root" sh -c \
 			"cd $src && dpkg-buildpackage -us -uc -b &&
 			 gcc -O2 -Wall -o /build/pml_uring_probe tests/e2e/uring_probe.c -luring" &&
-		cp "$top"/root/build/libpam-memlock_*.deb "$top/root/build/pml_uring_probe" "$payload/"
+		cp "$top"/root/build/libpam-memlock_*.deb "$top"/root/build/memlockctl_*.deb \
+			"$top/root/build/pml_uring_probe" "$payload/"
 }
 export -f build_package
 export work broot upstream payload PML_SRCDIR

@@ -138,12 +138,14 @@ tap_is "run0 opens PAM service systemd-run0 (pam_unix's session line in the jour
 tap_diag "$E2E_CASE/run0.log"
 
 # --- Install, as a Debian administrator does: the package --------------------
+# Both packages: memlockctl, which libpam-memlock recommends, is its own.
 deb=$(ls "$PML_SRCDIR"/libpam-memlock_*.deb)
-if apt-get install -y -q "$deb" >"$E2E_CASE/apt.log" 2>&1; then
-	tap_ok "apt-get install ./${deb##*/} (built for Debian 13)"
+ctl_deb=$(ls "$PML_SRCDIR"/memlockctl_*.deb)
+if apt-get install -y -q "$deb" "$ctl_deb" >"$E2E_CASE/apt.log" 2>&1; then
+	tap_ok "apt-get install ./${deb##*/} ./${ctl_deb##*/} (built for Debian 13)"
 	rm -f "$E2E_CASE/apt.log"
 else
-	tap_not_ok "apt-get install ./${deb##*/} (built for Debian 13)"
+	tap_not_ok "apt-get install ./${deb##*/} ./${ctl_deb##*/} (built for Debian 13)"
 	tap_diag "$E2E_CASE/apt.log"
 fi
 tap_is "the package's module is beside pam_unix.so, in the directory libpam 1.7.0 reads" \

@@ -109,8 +109,8 @@ else
 		tap_is "slurm, the \"50%\" rule in raise mode: slurmd's unlimited stays (use mode = \"set\")" \
 			"$(slurm_case pmlother --mem=200M)" "unlimited unlimited"
 		tap_is "memlockctl doctor --service slurm, raise mode: overridden, fix mode = \"set\"" \
-			"$(memlockctl doctor --service slurm 2>&1 | sed -n 's/^slurm: //p; s/^  fix: *\(give the rule[^:]*\):.*/\1/p' | tr '\n' '|')" \
-			'overridden|give the rule for service "slurm" mode = "set"|'
+			"$(memlockctl doctor --service slurm 2>&1 | sed -n 's/^slurm: //p; s/^  fix: *\(give the rule at [^,]*\),.*/\1/p' | tr '\n' '|')" \
+			"overridden|give the rule at $conf:1|"
 	else
 		for i in 1 2 3 4 5 6 7; do tap_not_ok "slurm: the node came up with ConstrainRAMSpace=yes"; done
 		tail -n 20 /var/log/slurm/slurmd.log /var/log/slurm/slurmctld.log 2>&1 | tap_diag

@@ -408,7 +408,7 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 					     names[k]) < sizeof(file))
 				rc = list_dropins(file, &list, &n, &cap);
 		}
-	if (rc == 0)
+	if (rc == 0 && n > 1)
 		qsort(list, n, sizeof(*list), by_name);
 	for (i = 0; i < n && rc == 0; i++) {
 		int cmp = strcmp(list[i].name, PML_UNIT_DROPIN);

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,11 +53,8 @@ static ssize_t read_from_start(int fd, char *data, size_t cap)
 
 /*
  * Reads the whole file in ONE read from its start: a regular file's read
- * is short only at its end, so one read sees the file of one moment.
- * Reading on from where a first read stopped could splice two versions of
- * a file rewritten in place (the start of B, then the rest of A: a policy
- * that was never written; tests/test_races saw it).  Only when the file
- * grew past its fstat size is it read again, whole, from its start.
+ * is short only at its end.  Only when the file grew past its fstat size
+ * is it read again, whole, from its start.
  */
 static int read_all(int fd, size_t size_hint, struct pml_text *out)
 {
@@ -93,6 +92,42 @@ static int read_all(int fd, size_t size_hint, struct pml_text *out)
 	out->data = data;
 	out->len = (size_t)got;
 	return 0;
+}
+
+static bool same_text(const struct pml_text *a, const struct pml_text *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
+/*
+ * Even one read is no snapshot of a file rewritten in place: the kernel
+ * copies the page cache while the writer fills it, and tests/test_races
+ * saw a session read the start of one policy and the end of the next
+ * (A's soft limit with B's hard: a policy nobody wrote).  So the text is
+ * taken only when two reads in a row agree; a file that keeps changing is
+ * refused, as one caught half-written would be.
+ */
+static int read_stable(int fd, size_t size_hint, struct pml_text *out, const char **why)
+{
+	struct pml_text last = { 0 }, next;
+	int tries, rc;
+
+	for (tries = 0; tries < PML_READ_TRIES; tries++) {
+		rc = read_all(fd, last.data != NULL ? last.len : size_hint, &next);
+		if (rc < 0) {
+			pml_text_free(&last);
+			return rc;
+		}
+		if (last.data != NULL && same_text(&last, &next)) {
+			pml_text_free(&next);
+			*out = last;
+			return 0;
+		}
+		pml_text_free(&last);
+		last = next;
+	}
+	pml_text_free(&last);
+	return refuse(why, "changed while it was read: is it being written in place?", EAGAIN);
 }
 
 int pml_read_file_at(int dirfd, const char *name, uid_t owner,
@@ -142,7 +177,7 @@ int pml_read_file_at(int dirfd, const char *name, uid_t owner,
 		if (opened.st_size > PML_FILE_MAX)
 			rc = -EFBIG;
 		else
-			rc = read_all(fd, (size_t)opened.st_size, out);
+			rc = read_stable(fd, (size_t)opened.st_size, out, why);
 		if (rc == -EFBIG)
 			*why = "is larger than 64 KiB";
 	}

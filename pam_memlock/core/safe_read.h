@@ -14,6 +14,9 @@
 /* Policy files are a few lines; anything larger is a mistake or an attack. */
 #define PML_FILE_MAX 65536
 
+/* Reads of one file, at most, to find two in a row that agree. */
+#define PML_READ_TRIES 4
+
 /*
  * As an OWNER: any owner and any mode, for a candidate file that is not
  * installed yet (memlockctl check --conf).  The module never uses it.
@@ -28,8 +31,10 @@ struct pml_text {
 };
 
 /*
- * Opens NAME relative to DIRFD (AT_FDCWD for an absolute path) and reads it.
- * OWNER is the uid that must own the file: 0, except in tests run unprivileged.
+ * Opens NAME relative to DIRFD (AT_FDCWD for an absolute path) and reads it:
+ * the text two reads in a row agree on (-EAGAIN, with *why, when none of
+ * PML_READ_TRIES did).  OWNER is the uid that must own the file: 0, except
+ * in tests run unprivileged.
  * Returns 0; -ENOENT when it does not exist; -ENOMEM; or another -errno with
  * *why set to a static reason ("is a symbolic link", "is not owned by root"...)
  * or to NULL when strerror says it all.

@@ -31,8 +31,8 @@
 # Prints TAP, each case named after its release.  Needs root.
 # PML_DEB_DEBS=DIR takes the packages from DIR/RELEASE/*.deb instead of
 # building them, for a second look at the rest; PML_DEB_KEEP=DIR keeps a
-# copy of the packages built there (make check-fleet's
-# tests/fleet/ansible.sh takes them with PML_FLEET_DEBS=DIR).
+# copy of the tree's own packages built there, DIR/RELEASE/*.deb (make
+# check-fleet's tests/fleet/ansible.sh takes them with PML_FLEET_DEBS=DIR).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${PML_BUILD_DIR:-$top}}
@@ -149,8 +149,10 @@ package_build() {
 		not_ok "$rel: the previous, single package: $single_version (debian/ of ${single_commit:0:12})" \
 			"$(tail -n 30 "$work/$rel-build0.log")"
 	fi
+	# The tree's own version only: not the newer copy, nor the previous one.
 	if [ -n "${PML_DEB_KEEP:-}" ]; then
-		mkdir -p "$PML_DEB_KEEP/$rel" && cp "$work/debs/$rel/"*.deb "$PML_DEB_KEEP/$rel/"
+		mkdir -p "$PML_DEB_KEEP/$rel" &&
+			cp "$work/debs/$rel/"*_"${version}_$arch.deb" "$PML_DEB_KEEP/$rel/"
 	fi
 }
 

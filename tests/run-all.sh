@@ -17,11 +17,6 @@
 #   8. make check-directory: real slapd and nslcd in private namespaces
 #   8a. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
 #      on Debian 12 and in a Debian 13 root
-#   8b. make check-fleet: Debian's node_exporter serving memlockctl's
-#      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
-#      run by Debian's ansible-playbook against Debian 12 and 13 roots;
-#      unattended-upgrades and a conffile that step 2 edited, in Debian 12
-#      and 13 roots
 #   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
@@ -34,6 +29,11 @@
 #  13. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
 #      the upgrade from Debian 12 to 13
+#  14. make check-fleet: Debian's node_exporter serving memlockctl's
+#      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
+#      run by Debian's ansible-playbook against Debian 12 and 13 roots,
+#      installing the packages step 13 built; unattended-upgrades and a
+#      conffile that step 2 edited, in Debian 12 and 13 roots
 # (the roots of 12 and 13 made in the background from the start:
 # .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted,
@@ -202,10 +202,6 @@ make -C "$build" check-slurm || status=1
 tally "check-slurm" "$build/tests/slurm"
 took "check-slurm"
 
-echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that step 2 edited)"
-make -C "$build" check-fleet || status=1
-tally "check-fleet" "$build/tests/fleet"
-took "check-fleet"
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.
@@ -273,7 +269,15 @@ unset PML_FUZZ_CORPUS
 rm -rf "$fuzz_corpus"
 
 echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
-run_tap_step "debian package" .ci/debian-package.sh
+debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
+PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
+
+# The fleet's playbook installs the packages the step before built.
+echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that step 2 edited)"
+PML_FLEET_DEBS=$debs make -C "$build" check-fleet || status=1
+tally "check-fleet" "$build/tests/fleet"
+took "check-fleet"
+rm -rf "$debs"
 
 [ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
 if [ -s "$failures" ]; then

@@ -75,13 +75,13 @@ src=$ROOT_WORK/src
 	{ echo "Bail out! make distdir failed"; exit 1; }
 
 # debs RELEASE DIR LOG: the release's libpam-memlock and memlockctl .debs
-# into DIR: from $PML_FLEET_DEBS, or built (without the build-time tests,
+# into DIR: from $PML_FLEET_DEBS/RELEASE where they are, or built (without the build-time tests,
 # which .ci/debian-package.sh runs) in the release's build root, once per
 # source tree.
 debs() {
 	local rel=$1 dir=$2 cached broot
 	mkdir -p "$dir"
-	if [ -n "${PML_FLEET_DEBS:-}" ]; then
+	if compgen -G "${PML_FLEET_DEBS:-/nonexistent}/$rel/memlockctl_*.deb" >/dev/null; then
 		cp "$PML_FLEET_DEBS/$rel"/libpam-memlock_*.deb "$PML_FLEET_DEBS/$rel"/memlockctl_*.deb "$dir/" \
 			>"$3" 2>&1
 		return

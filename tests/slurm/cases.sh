@@ -11,8 +11,9 @@
 #
 # Environment: SLURM_WORK (a root-owned 0755 directory), SLURM_MODULE (the
 # pam_memlock.so to run), SLURM_PAM (the example /etc/pam.d/slurm),
-# SLURM_RELEASE, SLURM_TAP_START, SLURM_CGROUP (the CgroupPlugin line of
-# cgroup.conf for this Slurm).
+# SLURM_CTL (memlockctl, built for this release), SLURM_RECIPE (the recipe
+# conf/examples/slurm.conf), SLURM_RELEASE, SLURM_TAP_START, SLURM_CGROUP
+# (the CgroupPlugin line of cgroup.conf for this Slurm).
 set -u
 W=$SLURM_WORK
 MIB=1048576
@@ -24,6 +25,10 @@ SHELL_SOFT=$((1 * MIB)) # the submitting shell's soft limit
 POLICY=$((4 * MIB))     # the service = "slurm" rule
 GROUP=$((6 * MIB))      # the later rule for group rdma
 USER=pmltest UID_=4242
+# The site's users, NAME:UID:GROUPS, for the site policy and the recipe
+# below: one in no group the rules name, one in hpc, one in hpc and
+# rdma-admins, as the recipe's "# expect:" lines name them.
+SITE_USERS="alice:4301: hank:4302:hpc raj:4303:hpc,rdma-admins"
 tap_n=$SLURM_TAP_START
 
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $SLURM_RELEASE: $1"; }
@@ -60,7 +65,7 @@ setup_node() {
 		mount -t tmpfs -o mode=0755 pml-slurm-run /run &&
 		mkdir -m 0755 /run/munge || return 1
 	mkdir -m 0755 "$W/etc" "$W/slurm" "$W/log" "$W/spool" "$W/state" \
-		"$W/pam.d" "$W/policy" "$W/home" "$W/res" &&
+		"$W/pam.d" "$W/policy" "$W/home" "$W/res" "$W/u" &&
 		mkdir -m 0700 "$W/munge" "$W/munge-lib" "$W/munge-log" || return 1
 	chown "$UID_:$UID_" "$W/home"
 	# The machine's users and groups plus the test user, its own group and
@@ -72,6 +77,23 @@ setup_node() {
 		{ print }
 		END { print u, "x", uid, ""; if (!seen) print "rdma", "x", 4244, u }' \
 		/etc/group >"$W/etc/group"
+	# The site's users, each with a group of its own, and their groups.
+	local entry name uid groups g gid=4311 site_groups=()
+	local -A members=()
+	for entry in $SITE_USERS; do
+		IFS=: read -r name uid groups <<<"$entry"
+		echo "$name:x:$uid:$uid::$W/u/$name:/bin/sh" >>"$W/etc/passwd"
+		echo "$name:x:$uid:" >>"$W/etc/group"
+		mkdir -m 0755 "$W/u/$name" && chown "$uid:$uid" "$W/u/$name" || return 1
+		for g in ${groups//,/ }; do
+			[ -n "${members[$g]:-}" ] || site_groups+=("$g")
+			members[$g]=${members[$g]:+${members[$g]},}$name
+		done
+	done
+	for g in "${site_groups[@]}"; do
+		echo "$g:x:$gid:${members[$g]}" >>"$W/etc/group"
+		gid=$((gid + 1))
+	done
 	{ cat /etc/hosts; echo "127.0.0.1 node1"; } >"$W/etc/hosts"
 	chmod 0644 "$W/etc/passwd" "$W/etc/group" "$W/etc/hosts"
 	head -c 1024 /dev/urandom >"$W/munge/munge.key" && chmod 0400 "$W/munge/munge.key"
@@ -168,29 +190,35 @@ srun /bin/sh -c "awk '/^Max locked memory/ { print \$4, \$5 }' /proc/self/limits
 EOF
 chmod 0755 "$W/job.sh" "$W/job-srun.sh"
 
-# as_user [SOFT] COMMAND...: COMMAND as the test user, with no PAM session
-# of its own (setpriv, not su), from a shell whose soft limit is SOFT
-# (default SHELL_SOFT) under the 8 MiB hard limit.
+# home_of USER: USER's home directory.
+home_of() { getent passwd "$1" | cut -d: -f6; }
+# as_user [SOFT] COMMAND...: COMMAND as the test user (the user $AS names,
+# where set), with no PAM session of its own (setpriv, not su), from a
+# shell whose soft limit is SOFT (default SHELL_SOFT) under the 8 MiB hard
+# limit.
 as_user() {
-	local soft=$SHELL_SOFT
+	local soft=$SHELL_SOFT who=${AS:-$USER} home
 	case $1 in [0-9]*) soft=$1; shift ;; esac
-	(cd "$W/home" && prlimit --memlock=$soft:$SLURMD_LIMIT \
-		setpriv --reuid=$UID_ --regid=$UID_ --init-groups \
-		env -i PATH=/usr/bin:/bin HOME="$W/home" USER=$USER LC_ALL=C "$@")
+	home=$(home_of "$who")
+	(cd "$home" && prlimit --memlock=$soft:$SLURMD_LIMIT \
+		setpriv --reuid="$(id -u "$who")" --regid="$(id -g "$who")" --init-groups \
+		env -i PATH=/usr/bin:/bin HOME="$home" USER="$who" LC_ALL=C "$@")
 }
-# batch NAME [SOFT] [SBATCH-OPTION...] &: sbatch --wait of $job (default
-# job.sh) from a shell at SOFT; the job's output, the state slurmctld gives
-# it and sbatch's exit status go to $W/res/NAME.  Jobs of one round run at
-# once (the node takes several), each sbatch --wait polling every 2 s.
+# [AS=USER] batch NAME [SOFT] [SBATCH-OPTION...] &: sbatch --wait of $job
+# (default job.sh), as the test user or USER, from a shell at SOFT; the
+# job's output, the state slurmctld gives it and sbatch's exit status go
+# to $W/res/NAME.  Jobs of one round run at once (the node takes several),
+# each sbatch --wait polling every 2 s.
 batch() {
-	local name=$1 soft=$SHELL_SOFT id rc
+	local name=$1 soft=$SHELL_SOFT id rc out
 	shift
 	case ${1:-} in [0-9]*) soft=$1; shift ;; esac
+	out=$(home_of "${AS:-$USER}")/$name.out
 	id=$(as_user "$soft" timeout 60 sbatch --wait --parsable --time=1 \
-		--output="$W/home/$name.out" "$@" "${job:-$W/job.sh}" 2>"$W/log/$name.sbatch")
+		--output="$out" "$@" "${job:-$W/job.sh}" 2>"$W/log/$name.sbatch")
 	rc=$?
 	{
-		grep -v '^slurmstepd' "$W/home/$name.out" 2>/dev/null | tr '\n' ' '
+		grep -v '^slurmstepd' "$out" 2>/dev/null | tr '\n' ' '
 		echo "exit=$rc $(scontrol -o show job "$id" | grep -o 'JobState=[A-Z_]*')"
 		scontrol -o show job "$id" >"$W/log/$name.job"
 	} >"$W/res/$name"
@@ -272,6 +300,163 @@ batch share &
 round
 is "0.010% of RAM in set mode: $share_bytes bytes, page-rounded" \
 	"$(res share)" "$share_bytes $share_bytes exit=0 JobState=COMPLETED"
+
+# --- A site's policy for Slurm nodes, in real jobs --------------------------
+# 8 MiB for everyone; a quarter of RAM, at most 64 GiB, for group hpc and
+# for every Slurm job (mode "set", as slurmd runs unlimited); no limit for
+# rdma-admins.  The last rule that matches a session decides it, in its own
+# mode, so the rule order decides whether an hpc member's job is capped.
+#
+# The numbers: a hard limit cannot rise above 8 MiB here, so slurmd's
+# 8 MiB stands for Debian's LimitMEMLOCK=infinity, and the memory a
+# session can use (the base of "25%", share_of = "available") is held to
+# 16 MiB by a cgroup memory.max (fake_available): a quarter of it, 4 MiB,
+# is below slurmd's 8 MiB, so a job the policy caps is told apart from one
+# that keeps slurmd's limit.  The 64 GiB ceiling decides at neither 16 MiB
+# nor 16 GiB.  "unlimited" in raise mode keeps slurmd's 8 MiB: a hard
+# limit this machine cannot raise.
+AVAILABLE=$((16 * MIB))
+
+# fake_available: a cgroup v2 tree of two files over /sys/fs/cgroup, in
+# this mount namespace only, whose memory.max holds what every session
+# here can use to AVAILABLE; real_available takes it away.  Slurm keeps no
+# cgroups of its own here (proctrack/linuxproc, task/none).
+fake_available() {
+	mount -t tmpfs -o mode=0755 pml-slurm-cgroup /sys/fs/cgroup &&
+		: >/sys/fs/cgroup/cgroup.controllers &&
+		echo $AVAILABLE >/sys/fs/cgroup/memory.max
+}
+real_available() { umount /sys/fs/cgroup; }
+
+# site_policy RULE...: the site's policy, with its rules (hpc, slurm,
+# rdma-admins) in the order given.
+site_policy() {
+	local rule sep=
+	printf '%s\n' 'limit = "8 MiB";' 'rules = ('
+	for rule in "$@"; do
+		printf '%s' "$sep"
+		case $rule in
+		hpc) printf '  { group = "hpc"; limit = "25%%"; ceiling = "64 GiB"; }' ;;
+		slurm) printf '  { service = "slurm"; limit = "25%%"; ceiling = "64 GiB"; mode = "set"; }' ;;
+		rdma-admins) printf '  { group = "rdma-admins"; limit = "unlimited"; }' ;;
+		esac
+		sep=$',\n'
+	done
+	printf '\n);\n'
+}
+# lint FILE: what `memlockctl check --strict` says of FILE: each warning
+# that a later rule decides in raise mode, as "line L decided by line M in
+# raise mode;", and its exit status.  Its whole output is kept in
+# $W/log/check.out, for show_check.
+lint() {
+	local out rc
+	out=$("$SLURM_CTL" check --strict --conf "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >"$W/log/check.out"
+	printf '%s\n' "$out" | sed -n 's/^[^:]*:\([0-9]*\): warning: the later rule at [^ ]*:\([0-9]*\) decides .*mode = "raise".*/line \1 decided by line \2 in raise mode;/p' |
+		tr '\n' ' '
+	echo "exit=$rc"
+}
+show_check() { sed 's/^/# check: /' "$W/log/check.out"; }
+# line_of PATTERN TEXT: the number of TEXT's line that has PATTERN.
+line_of() { grep -n -F -- "$1" <<<"$2" | cut -d: -f1; }
+
+# RULES (in order) | check --strict | each site user's job (SITE_USERS'
+# order: alice, hank in hpc, raj in hpc and rdma-admins), soft and hard, MiB
+site_cases=(
+	# The order check --strict accepts: the slurm rule comes after the
+	# hpc rule, and caps hank's job at a quarter of the session's memory.
+	"hpc slurm rdma-admins|accepted|4 4 8"
+	# The order the linter once asked for (general rules first): the hpc
+	# rule comes later, decides hank's job in raise mode, and the job
+	# keeps slurmd's 8 MiB (unlimited in production); check --strict
+	# names the slurm rule and the hpc rule that overrides it.
+	"slurm hpc rdma-admins|warns|4 8 8"
+)
+fake_available || bail "cannot hold the sessions' memory to 16 MiB with a private cgroup tree"
+i=0
+for row in "${site_cases[@]}"; do
+	IFS='|' read -r order verdict wants <<<"$row"
+	read -ra want_mib <<<"$wants"
+	i=$((i + 1))
+	# shellcheck disable=SC2086 # the rules' names are split on purpose
+	policy=$(site_policy $order)
+	stack optional "$policy"
+	want="exit=0"
+	[ "$verdict" = warns ] && want="line $(line_of 'service = "slurm"' "$policy") decided by line $(line_of 'group = "hpc"' "$policy") in raise mode; exit=1"
+	is "site policy, rules ${order// /, }: check --strict $verdict" \
+		"$(lint "$W/policy/memlock.conf")" "$want"
+	show_check
+	for entry in $SITE_USERS; do
+		AS=${entry%%:*} batch "site$i-${entry%%:*}" &
+	done
+	round
+	j=0
+	for entry in $SITE_USERS; do
+		IFS=: read -r name _ groups <<<"$entry"
+		bytes=$((want_mib[j] * MIB))
+		is "site policy, rules ${order// /, }: $name's job (groups: ${groups:-none}) gets ${want_mib[j]} MiB" \
+			"$(res "site$i-$name")" "$bytes $bytes exit=0 JobState=COMPLETED"
+		j=$((j + 1))
+	done
+done
+
+# --- The recipe conf/examples/slurm.conf, in real jobs ----------------------
+# The recipe as shipped, held to its own "# expect:" lines for Slurm jobs
+# (service=slurm) at ram=16GiB, with the sessions' memory held to 16 MiB
+# as above: its shares scale with it (4GiB there is 4 MiB here), and
+# "unlimited" is slurmd's 8 MiB.  Its lines at other RAM (the 64 GiB
+# ceiling at 512 GiB) need a hard limit this machine cannot give;
+# tests/recipes.sh holds explain to them.
+# scaled SIZE: the expectation SIZE at 16 GiB, in bytes at 16 MiB.
+scaled() {
+	case $1 in
+	unlimited) echo $SLURMD_LIMIT ;;
+	*GiB) case ${1%GiB} in
+		'' | *[!0-9]*) echo "not a whole number of GiB: $1" ;;
+		*) echo $((${1%GiB} * MIB)) ;;
+		esac ;;
+	*) echo "not a size in GiB, as a share of 16GiB is: $1" ;;
+	esac
+}
+policy=$(cat "$SLURM_RECIPE")
+stack optional "$policy"
+is "the recipe ${SLURM_RECIPE##*/}: check --strict passes" "$(lint "$W/policy/memlock.conf")" "exit=0"
+show_check
+recipe_jobs=()
+in_groups=no out_groups=no
+while read -r line; do
+	user='' groups='' service='' ram='' soft='' hard=''
+	for kv in ${line/->/ }; do
+		case $kv in
+		user=* | groups=* | service=* | ram=* | soft=* | hard=*) printf -v "${kv%%=*}" %s "${kv#*=}" ;;
+		esac
+	done
+	if [ "$service" != slurm ] || [ "$ram" != 16GiB ]; then continue; fi
+	# The user this node has, in the groups the line names.
+	node_groups=$(id -Gn "$user" 2>/dev/null | tr ' ' '\n' | grep -vx -- "$user" | sort | paste -sd,)
+	want_groups=$(tr ',' '\n' <<<"$groups" | grep . | sort | paste -sd,)
+	if ! id "$user" >/dev/null 2>&1 || [ "$node_groups" != "$want_groups" ]; then
+		not_ok "the recipe's user $user (groups: ${groups:-none}) is one of SITE_USERS, in those groups"
+		continue
+	fi
+	if [ -n "$groups" ]; then in_groups=yes; else out_groups=yes; fi
+	n=${#recipe_jobs[@]}
+	recipe_jobs+=("$user|${groups:-none}|$soft|$hard")
+	AS=$user batch "recipe$n" &
+done < <(sed -n 's/^# expect: //p' "$SLURM_RECIPE")
+round
+is "the recipe expects Slurm jobs of users in its groups and out of them" \
+	"in=$in_groups out=$out_groups" "in=yes out=yes"
+n=0
+for entry in "${recipe_jobs[@]}"; do
+	IFS='|' read -r user groups soft hard <<<"$entry"
+	is "the recipe: $user's job (groups: $groups) gets what it expects at 16 GiB, soft=$soft hard=$hard" \
+		"$(res "recipe$n")" "$(scaled "$soft") $(scaled "$hard") exit=0 JobState=COMPLETED"
+	n=$((n + 1))
+done
+real_available
+
 stack optional 'limit = 8388608;'
 batch optional &
 round

@@ -8,12 +8,12 @@
 # /etc changes.  The cases are tests/slurm/cases.sh, run twice:
 #
 #   Debian 12  this machine's own Slurm (slurm-wlm 22.05) and the module
-#              this build made;
+#              and memlockctl this build made;
 #   Debian 13  a Debian 13 root from .ci/root.sh (mmdebstrap; the tarball
 #              kept in $PML_ROOT_CACHE, default /var/cache/pml-roots, until
-#              its package list changes), the module built in it from `make
-#              distdir` (kept there too until the sources change), and its
-#              Slurm (24.11), chrooted.
+#              its package list changes), the module and memlockctl built
+#              in it from `make distdir` (kept there too until their
+#              sources change), and its Slurm (24.11), chrooted.
 #
 # No cgroups: 22.05 with CgroupPlugin=cgroup/v1 and proctrack/linuxproc,
 # 24.11 with CgroupPlugin=disabled; the share of a job's memory under
@@ -53,8 +53,9 @@ namespaces=(unshare --mount --net --pid --uts --fork --kill-child --mount-proc
 unrunnable() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "needs root (private mounts over /etc, slurmd as root)"
-	elif [ -z "${PML_MODULE:-}" ] || [ ! -f "$PML_MODULE" ]; then
-		echo "PML_MODULE is not set or missing: run through make check-slurm"
+	elif [ -z "${PML_MODULE:-}" ] || [ ! -f "$PML_MODULE" ] ||
+		[ ! -x "${PML_BUILDDIR:-}/memlockctl" ]; then
+		echo "PML_MODULE or memlockctl is not set or missing: run through make check-slurm"
 	elif readelf -d "$PML_MODULE" 2>/dev/null | grep -q 'lib\(a\|ub\)san'; then
 		echo "module built with sanitizers: slurmstepd cannot load it"
 	elif ! "${namespaces[@]}" true 2>/dev/null; then
@@ -78,16 +79,25 @@ debian12() {
 		return
 	fi
 	work=$(mktemp -d /tmp/pml-slurm-XXXXXX) && chmod 0755 "$work" || return
-	run_cases "Debian $(cat /etc/debian_version 2>/dev/null), $(slurmd -V)" 120 \
+	run_cases "Debian $(cat /etc/debian_version 2>/dev/null), $(slurmd -V)" 240 \
 		"${namespaces[@]}" env SLURM_WORK="$work" SLURM_MODULE="$PML_MODULE" \
 		SLURM_PAM="$PML_SRCDIR/conf/pam.d/slurm" SLURM_CGROUP=CgroupPlugin=cgroup/v1 \
-		bash "$here/cases.sh"
+		SLURM_CTL="$PML_BUILDDIR/memlockctl" \
+		SLURM_RECIPE="$PML_SRCDIR/conf/examples/slurm.conf" bash "$here/cases.sh"
 	rm -rf "$work"
 }
 
 # --- Debian 13: a root of its own ---------------------------------------------
+# sources_sum DIR PATH...: a digest of the files the core, PATHs and the
+# build files under DIR are made of, to name what is built from them.
+sources_sum() {
+	local dir=$1
+	shift
+	(cd "$dir" && find pam_memlock/core "$@" configure.ac Makefile.am -type f |
+		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16)
+}
 debian13() {
-	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module
+	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl targets=
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # the package list is split on purpose
 	if ! root_make "$root" trixie minbase $root_packages 2>"$ROOT_WORK/trixie.err"; then
@@ -105,28 +115,33 @@ debian13() {
 		echo "not ok $tap_n - Debian 13: make distdir for the Debian 13 build"
 		return
 	fi
-	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(cd "$root$src" &&
-		find pam_memlock/core pam_memlock/module configure.ac Makefile.am -type f |
-		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16).so
-	if [ ! -s "$module" ]; then
-		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s -j2 pam_memlock.la" \
+	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(sources_sum "$root$src" pam_memlock/module).so
+	ctl=$PML_ROOT_CACHE/trixie-memlockctl-$(sources_sum "$root$src" pam_memlock/memlockctl)
+	[ -s "$module" ] || targets=pam_memlock.la
+	[ -s "$ctl" ] || targets="$targets memlockctl"
+	if [ -n "$targets" ]; then
+		if ! root_run "$root" sh -c "cd $src && ./configure -q && make -s -j2 $targets" \
 			>"$ROOT_WORK/build.log" 2>&1; then
 			tap_n=$((tap_n + 1))
-			echo "not ok $tap_n - Debian 13: the module builds in the Debian 13 root"
+			echo "not ok $tap_n - Debian 13: $targets build in the Debian 13 root"
 			tail -n 20 "$ROOT_WORK/build.log" | sed 's/^/# /'
 			return
 		fi
-		cp "$root$src/.libs/pam_memlock.so" "$module.new" && mv "$module.new" "$module"
+		[ -s "$module" ] ||
+			{ cp "$root$src/.libs/pam_memlock.so" "$module.new" && mv "$module.new" "$module"; }
+		[ -s "$ctl" ] || { cp "$root$src/memlockctl" "$ctl.new" && mv "$ctl.new" "$ctl"; }
 	fi
-	cp "$module" "$root/pml/pam_memlock.so"
-	echo "# the module ready in the Debian 13 root $(($(date +%s) - t0)) s after the start"
-	cp "$here/cases.sh" "$PML_SRCDIR/conf/pam.d/slurm" "$root/pml/"
-	run_cases "Debian $(cat "$root/etc/debian_version"), $(root_run "$root" slurmd -V)" 120 \
+	cp "$module" "$root/pml/pam_memlock.so" && cp "$ctl" "$root/pml/memlockctl"
+	echo "# the module and memlockctl ready in the Debian 13 root $(($(date +%s) - t0)) s after the start"
+	cp "$here/cases.sh" "$PML_SRCDIR/conf/pam.d/slurm" "$root/pml/" &&
+		cp "$PML_SRCDIR/conf/examples/slurm.conf" "$root/pml/recipe-slurm.conf"
+	run_cases "Debian $(cat "$root/etc/debian_version"), $(root_run "$root" slurmd -V)" 240 \
 		"${namespaces[@]}" bash -c 'mount -t proc proc "$1/proc" &&
 			exec chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
 			SLURM_RELEASE="$SLURM_RELEASE" SLURM_TAP_START="$SLURM_TAP_START" \
 			SLURM_WORK=/work SLURM_MODULE=/pml/pam_memlock.so \
-			SLURM_PAM=/pml/slurm SLURM_CGROUP=CgroupPlugin=disabled bash /pml/cases.sh' \
+			SLURM_PAM=/pml/slurm SLURM_CGROUP=CgroupPlugin=disabled \
+			SLURM_CTL=/pml/memlockctl SLURM_RECIPE=/pml/recipe-slurm.conf bash /pml/cases.sh' \
 		sh "$root"
 }
 

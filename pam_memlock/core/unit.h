@@ -15,6 +15,7 @@
 
 #include "decide.h"
 #include "log.h"
+#include "memory.h"
 #include "policy.h"
 
 /* The drop-in the generator writes, in the output directory's UNIT.d/.
@@ -35,6 +36,9 @@ struct pml_unit_path {
 	char *text; /* the directories, NUL-separated in place */
 	const char *dirs[PML_UNIT_PATH_MAX];
 	size_t n;
+	/* How the files are read (memlockctl --root: inside a tree, never
+	 * outside it); NULL, as pml_unit_path_init leaves it: by path. */
+	const struct pml_files *files;
 };
 
 /*

@@ -143,6 +143,7 @@ static int parse_memory_max(const char *text, uint64_t ram, struct pml_unit_valu
 }
 
 struct reader {
+	const struct pml_files *files; /* NULL: by path */
 	uint64_t ram;
 	const struct pml_log *log;
 	struct pml_unit_files *out;
@@ -235,6 +236,29 @@ static void read_line(struct reader *r, const char *path, unsigned line,
 		assign(&r->out->later, &v, path, line);
 }
 
+/* read_file through R->files, which reads regular files only: a mask
+ * there is an empty file. */
+static int read_file_at(const struct reader *r, const char *path, char **text,
+			bool *masked)
+{
+	char *buf = malloc(UNIT_FILE_MAX + 2);
+	ssize_t n;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	n = r->files->read(r->files, path, buf, UNIT_FILE_MAX + 2);
+	if (n <= 0 || n > UNIT_FILE_MAX) {
+		if (n > UNIT_FILE_MAX)
+			pml_log(r->log, LOG_WARNING, "%s: larger than %d bytes; skipped", path,
+				UNIT_FILE_MAX);
+		*masked = n == 0;
+		free(buf);
+		return n == -ENOMEM ? -ENOMEM : 0;
+	}
+	*text = buf;
+	return 0;
+}
+
 /*
  * PATH's text, NUL-terminated, into *TEXT (free it); *TEXT NULL and 0 for
  * a file that is not there or not a regular file, and *MASKED for one that
@@ -249,6 +273,8 @@ static int read_file(const struct reader *r, const char *path, char **text, bool
 
 	*text = NULL;
 	*masked = false;
+	if (r->files != NULL)
+		return read_file_at(r, path, text, masked);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return 0;
@@ -333,12 +359,57 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Adds DIR's *.conf files not already in *LIST by name. */
-static int list_dropins(const char *dir, struct dropin **list, size_t *n, size_t *cap)
+static int add_dropin(const char *dir, const char *file, struct dropin **list,
+		      size_t *n, size_t *cap)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
 	size_t i;
 
+	for (i = 0; i < *n; i++)
+		if (strcmp((*list)[i].name, file) == 0)
+			return 0;
+	if (*n == *cap) {
+		size_t grown = *cap ? *cap * 2 : 8;
+		struct dropin *bigger = realloc(*list, grown * sizeof(*bigger));
+
+		if (bigger == NULL)
+			return -ENOMEM;
+		*list = bigger;
+		*cap = grown;
+	}
+	if (asprintf(&(*list)[*n].path, "%s/%s", dir, file) < 0)
+		return -ENOMEM;
+	(*list)[*n].name = (*list)[*n].path + strlen(dir) + 1;
+	(*n)++;
+	return 0;
+}
+
+/* list_dropins through FILES. */
+static int list_dropins_at(const struct pml_files *files, const char *dir,
+			   struct dropin **list, size_t *n, size_t *cap)
+{
+	char **names;
+	size_t count, i;
+	int rc = files->list(files, dir, ".conf", &names, &count);
+
+	for (i = 0; i < count && rc == 0; i++)
+		if (strlen(names[i]) >= 6)
+			rc = add_dropin(dir, names[i], list, n, cap);
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return rc < 0 ? rc : 0;
+}
+
+static int list_dropins(const struct pml_files *files, const char *dir,
+			struct dropin **list, size_t *n, size_t *cap)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc;
+
+	if (files != NULL)
+		return list_dropins_at(files, dir, list, n, cap);
+	d = opendir(dir);
 	if (d == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
@@ -346,28 +417,11 @@ static int list_dropins(const char *dir, struct dropin **list, size_t *n, size_t
 
 		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".conf") != 0)
 			continue;
-		for (i = 0; i < *n; i++)
-			if (strcmp((*list)[i].name, e->d_name) == 0)
-				break;
-		if (i < *n)
-			continue;
-		if (*n == *cap) {
-			size_t grown = *cap ? *cap * 2 : 8;
-			struct dropin *bigger = realloc(*list, grown * sizeof(*bigger));
-
-			if (bigger == NULL) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*list = bigger;
-			*cap = grown;
-		}
-		if (asprintf(&(*list)[*n].path, "%s/%s", dir, e->d_name) < 0) {
+		rc = add_dropin(dir, e->d_name, list, n, cap);
+		if (rc < 0) {
 			closedir(d);
-			return -ENOMEM;
+			return rc;
 		}
-		(*list)[*n].name = (*list)[*n].path + strlen(dir) + 1;
-		(*n)++;
 	}
 	closedir(d);
 	return 0;
@@ -377,7 +431,7 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		  uint64_t ram, const struct pml_log *log,
 		  struct pml_unit_files *out)
 {
-	struct reader r = { .ram = ram, .log = log, .out = out };
+	struct reader r = { .files = path->files, .ram = ram, .log = log, .out = out };
 	const char *names[2] = { name, NULL };
 	struct dropin *list = NULL;
 	size_t n = 0, cap = 0, i, k;
@@ -394,7 +448,8 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 
 			if ((size_t)snprintf(file, sizeof(file), "%s/%s", path->dirs[i], names[k]) <
 				    sizeof(file) &&
-			    lstat(file, &st) == 0)
+			    (path->files != NULL ? path->files->exists(path->files, file)
+						 : lstat(file, &st) == 0))
 				snprintf(out->path, sizeof(out->path), "%s", file);
 		}
 	if (out->path[0] != '\0') {
@@ -406,7 +461,7 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		for (k = 0; k < 2 && names[k] != NULL && rc == 0; k++) {
 			if ((size_t)snprintf(file, sizeof(file), "%s/%s.d", path->dirs[i],
 					     names[k]) < sizeof(file))
-				rc = list_dropins(file, &list, &n, &cap);
+				rc = list_dropins(path->files, file, &list, &n, &cap);
 		}
 	if (rc == 0 && n > 1)
 		qsort(list, n, sizeof(*list), by_name);

@@ -358,7 +358,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct dropin *)a)->name, ((const struct dropin *)b)->name);
 }
 
-/* Adds DIR's *.conf files not already in *LIST by name. */
+/* Adds DIR/FILE to *LIST unless a drop-in of its name is there already. */
 static int add_dropin(const char *dir, const char *file, struct dropin **list,
 		      size_t *n, size_t *cap)
 {
@@ -400,6 +400,7 @@ static int list_dropins_at(const struct pml_files *files, const char *dir,
 	return rc < 0 ? rc : 0;
 }
 
+/* Adds DIR's *.conf files not already in *LIST by name. */
 static int list_dropins(const struct pml_files *files, const char *dir,
 			struct dropin **list, size_t *n, size_t *cap)
 {

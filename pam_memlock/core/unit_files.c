@@ -470,10 +470,10 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		int cmp = strcmp(list[i].name, PML_UNIT_DROPIN);
 		bool masked;
 
-		if (cmp == 0) {
+		/* An admin's file of the generator's name takes its place:
+		 * what it sets is the unit's own, before any later drop-in. */
+		if (cmp == 0)
 			snprintf(out->masked_by, sizeof(out->masked_by), "%s", list[i].path);
-			continue;
-		}
 		r.later = cmp > 0;
 		rc = read_unit_file(&r, list[i].path, &masked);
 	}
@@ -481,4 +481,104 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		free(list[i].path);
 	free(list);
 	return rc;
+}
+
+/* The unit names to look at, as pml_unit_names builds them. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int add_name(struct names *names, const char *name)
+{
+	if (names->n == names->cap) {
+		size_t grown = names->cap ? names->cap * 2 : 256;
+		char **bigger = realloc(names->v, grown * sizeof(*bigger));
+
+		if (bigger == NULL)
+			return -ENOMEM;
+		names->v = bigger;
+		names->cap = grown;
+	}
+	names->v[names->n] = strdup(name);
+	if (names->v[names->n] == NULL)
+		return -ENOMEM;
+	names->n++;
+	return 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* DIR's unit files of a type that starts processes, into NAMES. */
+static int add_dir(const struct pml_files *files, const char *dir, struct names *names)
+{
+	char **list;
+	size_t count, i;
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (files != NULL) {
+		rc = files->list(files, dir, "", &list, &count);
+		for (i = 0; i < count && rc == 0; i++)
+			if (list[i][0] != '.' && pml_unit_section(list[i]) != NULL)
+				rc = add_name(names, list[i]);
+		for (i = 0; i < count; i++)
+			free(list[i]);
+		free(list);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while (rc == 0 && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && pml_unit_section(e->d_name) != NULL)
+			rc = add_name(names, e->d_name);
+	closedir(d);
+	return rc;
+}
+
+int pml_unit_names(const struct pml_policy *policy, const struct pml_unit_path *path,
+		   char ***out, size_t *n_out)
+{
+	struct names names = { .n = 0 };
+	size_t i, j, kept;
+	int rc = 0;
+
+	for (i = 0; i < path->n && rc == 0; i++)
+		rc = add_dir(path->files, path->dirs[i], &names);
+	for (i = 0; i < policy->n_rules && rc == 0; i++)
+		for (j = 0; j < policy->rules[i].units.n && rc == 0; j++) {
+			const char *glob = policy->rules[i].units.v[j];
+
+			if (pml_unit_glob_is_name(glob) && pml_unit_section(glob) != NULL)
+				rc = add_name(&names, glob);
+		}
+	if (rc < 0) {
+		pml_unit_names_free(names.v, names.n);
+		return rc;
+	}
+	if (names.n > 1)
+		qsort(names.v, names.n, sizeof(*names.v), by_string);
+	for (i = 0, kept = 0; i < names.n; i++) {
+		if (kept > 0 && strcmp(names.v[kept - 1], names.v[i]) == 0)
+			free(names.v[i]);
+		else
+			names.v[kept++] = names.v[i];
+	}
+	*out = names.v;
+	*n_out = kept;
+	return 0;
+}
+
+void pml_unit_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -131,8 +131,7 @@ int cli_explain_unit(const struct cli_options *options)
 	rc = files == NULL ? -1 : pml_unit_path_init(&path, getenv("SYSTEMD_UNIT_PATH"));
 	/* An instance no rule names outright has no drop-in of its own: the
 	 * generator's is its template's, as its file is. */
-	if (pml_unit_template(name, template, sizeof(template)) && !pml_unit_named(&policy, name))
-		name = template;
+	name = pml_unit_covering(&policy, name, template, sizeof(template));
 	if (rc == 0) {
 		rc = pml_unit_read(&path, name, machine.ram, &log, files);
 		pml_unit_path_free(&path);

@@ -47,13 +47,14 @@ for u in ok over mask stale gone pg@; do
 	printf '[Unit]\nDescription=%s\n[Service]\nExecStart=/bin/true\n' "$u" >"$lib/$u.service"
 done
 printf '[Service]\nLimitMEMLOCK=infinity\n' >"$etc/over.service.d/override.conf"
+printf '[Service]\nExecStart=/bin/true\nLimitMEMLOCK=32M\n' >"$lib/own.service"
 printf '[Service]\nLimitMEMLOCK=64K\n' >"$etc/mask.service.d/50-pam-memlock.conf"
 
 # policy STALE-LIMIT GONE-NAME: one line each, so the rules keep their lines.
 policy() {
 	cat >"$tree$conf" <<EOT
 rules = (
-  { unit = ["ok.service", "over.service", "mask.service", "fresh*.service"]; limit = "1 GiB"; mode = "set"; },
+  { unit = ["ok.service", "over.service", "mask.service", "own.service", "fresh*.service"]; limit = "1 GiB"; mode = "set"; },
   { unit = "stale.service"; limit = "$1"; mode = "set"; },
   { unit = "$2"; limit = "1 GiB"; mode = "set"; },
   { unit = "pg@*.service"; limit = "5%"; }
@@ -95,7 +96,16 @@ cases=(
 	"pg@15-main.service|$conf|ok|0|/run/systemd/generator/pg@.service.d/50-pam-memlock.conf sets it"
 	"ok.service|$confdir/broken.conf|error|1|the policy is invalid, so the generator writes no drop-in: $confdir/broken.conf:2:"
 )
-echo "1..$((${#cases[@]} + 3))"
+# explain --unit --json: unit|instance|action|mode|overridden at ("-": null)
+explains=(
+	"ok.service|-|write|set|-"
+	"over.service|-|write|set|$etc/over.service.d/override.conf:2"
+	"mask.service|-|admin|set|-"
+	"own.service|-|write|set|-"
+	"pg@.service|pg@15-main.service|write|raise|-"
+	"gone.service|-|no_rule|-|-"
+)
+echo "1..$((${#cases[@]} + ${#explains[@]} + 3))"
 i=0
 for c in "${cases[@]}"; do
 	IFS='|' read -r unit file want rc says <<<"$c"
@@ -113,7 +123,7 @@ verdict "doctor --unit: a stale unit's fix is a daemon-reload, and the policy li
 
 # Without a user: each unit a unit rule matches, after the paths.
 run "$work/all" --conf "$conf"
-for u in fresh mask nogo ok over pg@ stale; do
+for u in fresh mask nogo ok over own pg@ stale; do
 	echo "$u.service"
 done >"$work/all.want"
 sed -n 's/^\([^ ]*\.service\): [a-z]*$/\1/p' "$work/all" >"$work/all.got"
@@ -131,3 +141,42 @@ jq -e --arg conf "$conf" '.units == [{
 	fix: ("remove LimitMEMLOCK= from /etc/systemd/system/over.service.d/override.conf:2, or leave the unit out of the rule at " + $conf + ":2")
 	}]' "$work/json" >/dev/null
 verdict "doctor --unit --json: the same facts, in one document" "$work/json" "$work/json.err"
+
+# The same facts in both forms: what each JSON member implies is in the
+# text (a size there is also in human units, so parts of lines).
+for c in "${explains[@]}"; do
+	IFS='|' read -r unit instance action mode over <<<"$c"
+	asked=$unit
+	[ "$instance" != - ] && asked=$instance
+	i=$((i + 1))
+	SYSTEMD_UNIT_PATH=$etc:$lib "$ctl" explain --unit "$asked" --conf "$tree$conf" --json \
+		>"$work/e$i.json" 2>"$work/e$i.err"
+	SYSTEMD_UNIT_PATH=$etc:$lib "$ctl" explain --unit "$asked" --conf "$tree$conf" \
+		>"$work/e$i.txt" 2>>"$work/e$i.err"
+	jq -r 'def lim: if . == "unlimited" then "infinity" else tostring end;
+		"unit:       \"\(.unit)\"",
+		(if .rule then "decided by: rule \(.rule.file):\(.rule.line)"
+		 else "decided by: no unit rule matches" end),
+		(if .dropin then "drop-in:    \(.dropin.file): LimitMEMLOCK=\(.dropin.soft | lim):\(.dropin.hard | lim)"
+		 else empty end),
+		(if .own then "unit'"'"'s own: LimitMEMLOCK=\(.own.soft | lim)", " at \(.own.file):\(.own.line)"
+		 else "unit'"'"'s own: no LimitMEMLOCK= (systemd'"'"'s DefaultLimitMEMLOCK= applies)" end),
+		(if .overridden then "overridden: LimitMEMLOCK=\(.overridden.soft | lim)",
+		 " at \(.overridden.file):\(.overridden.line)"
+		 else empty end)' "$work/e$i.json" >"$work/e$i.lines" 2>>"$work/e$i.err"
+	missing=0
+	while IFS= read -r line; do
+		grep -qF -- "$line" "$work/e$i.txt" || missing=1
+	done <"$work/e$i.lines"
+	jq -e --arg unit "$unit" --arg instance "$instance" --arg action "$action" \
+		--arg mode "$mode" --arg over "$over" '
+		def n: if . == "-" then null else . end;
+		.unit == $unit and .instance == ($instance | n) and .action == $action
+		and .mode == ($mode | n)
+		and (if .overridden then "\(.overridden.file):\(.overridden.line)" else null end) == ($over | n)
+		and (if .mode == "raise" then .base.bytes == .machine.ram else true end)
+		and (.action == "write") == (.dropin != null)' "$work/e$i.json" >/dev/null &&
+		[ -s "$work/e$i.lines" ] && [ "$missing" = 0 ] && [ ! -s "$work/e$i.err" ]
+	verdict "explain --unit $asked --json: $action, and the facts of the text form" \
+		"$work/e$i.json" "$work/e$i.txt" "$work/e$i.lines" "$work/e$i.err"
+done

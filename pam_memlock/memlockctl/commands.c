@@ -25,7 +25,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "explain",
 		.run = cli_explain,
 		.operand = CLI_USER,
-		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]", "--unit NAME [--conf FILE [--as TARGET]]" },
+		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]", "--unit NAME [--conf FILE [--as TARGET]] [--json]" },
 		.summary = "the limits and mode the module would give USER, and why;\n"
 			   "with --unit, what the generator gives a systemd unit",
 	},

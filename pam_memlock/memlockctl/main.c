@@ -368,8 +368,6 @@ int main(int argc, char **argv)
 	}
 	if (options.unit != NULL && options.service != NULL)
 		return usage_error("%s", "--unit does not take --service");
-	if (options.unit != NULL && options.json && command->operand == CLI_USER)
-		return usage_error("%s", "explain --unit does not take --json");
 	if (options.unit != NULL && command->operand == CLI_OPTIONAL_USER && optind < argc)
 		return usage_error("%s", "--unit and a user exclude each other");
 	if ((command->operand == CLI_USER && options.unit == NULL) ||

@@ -127,8 +127,9 @@ for u in fresh mask nogo ok over own pg@ stale; do
 	echo "$u.service"
 done >"$work/all.want"
 sed -n 's/^\([^ ]*\.service\): [a-z]*$/\1/p' "$work/all" >"$work/all.got"
-cmp -s "$work/all.want" "$work/all.got" && [ "$(cat "$work/all.rc")" = 1 ]
-verdict "doctor without a user: a verdict for each unit a unit rule matches, in name order (exit 1)" \
+cmp -s "$work/all.want" "$work/all.got" && [ "$(cat "$work/all.rc")" = 1 ] &&
+	[ "$(tail -n 1 "$work/all")" = "units:   3 ok, 3 stale, 2 overridden, 0 error" ]
+verdict "doctor without a user: a verdict for each unit a unit rule matches, in name order, and their count (exit 1)" \
 	"$work/all" "$work/all.got"
 
 run "$work/json" --unit over.service --conf "$conf" --json

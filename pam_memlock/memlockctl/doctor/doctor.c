@@ -400,6 +400,7 @@ struct report {
 	const struct doctor *d; /* the run's, while it lasts */
 	struct doc_summary summary;
 	unsigned n_units;
+	unsigned units[DOC_UNIT_ERROR + 1]; /* how many of each verdict */
 };
 
 static void report_head(const struct doctor *d, void *ctx)
@@ -444,6 +445,7 @@ static void report_unit(const struct doc_unit *u, void *ctx)
 		doc_print_text_unit(u);
 	}
 	r->n_units++;
+	r->units[u->verdict]++;
 }
 
 /* The units' verdicts: in JSON, "units", an array.  Returns 0 or -ENOMEM
@@ -511,6 +513,10 @@ int cli_doctor(const struct cli_options *options)
 		cli_json_finish(&r.json);
 	} else {
 		doc_print_text_summary(&r.summary);
+		if (r.n_units > 0)
+			printf("units:   %u ok, %u stale, %u overridden, %u error\n",
+			       r.units[DOC_UNIT_OK], r.units[DOC_UNIT_STALE],
+			       r.units[DOC_UNIT_OVERRIDDEN], r.units[DOC_UNIT_ERROR]);
 	}
 	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
 }

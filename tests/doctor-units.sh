@@ -43,7 +43,7 @@ tree=$work/tree
 lib=$tree/lib/systemd/system
 etc=$tree/etc/systemd/system
 mkdir -p "$tree$confdir" "$lib" "$etc/over.service.d" "$etc/mask.service.d" "$tree/run/systemd/generator"
-for u in ok over mask stale gone pg@; do
+for u in ok over mask stale gone pg@ linked; do
 	printf '[Unit]\nDescription=%s\n[Service]\nExecStart=/bin/true\n' "$u" >"$lib/$u.service"
 done
 printf '[Service]\nLimitMEMLOCK=infinity\n' >"$etc/over.service.d/override.conf"
@@ -54,7 +54,7 @@ printf '[Service]\nLimitMEMLOCK=64K\n' >"$etc/mask.service.d/50-pam-memlock.conf
 policy() {
 	cat >"$tree$conf" <<EOT
 rules = (
-  { unit = ["ok.service", "over.service", "mask.service", "own.service", "fresh*.service"]; limit = "1 GiB"; mode = "set"; },
+  { unit = ["ok.service", "over.service", "mask.service", "own.service", "linked.service", "fresh*.service"]; limit = "1 GiB"; mode = "set"; },
   { unit = "stale.service"; limit = "$1"; mode = "set"; },
   { unit = "$2"; limit = "1 GiB"; mode = "set"; },
   { unit = "pg@*.service"; limit = "5%"; }
@@ -75,6 +75,9 @@ fi
 # Since then: the stale unit's rule changed, a unit came, a rule went.
 policy "2 GiB" nogo.service
 printf '[Service]\nExecStart=/bin/true\n' >"$lib/fresh.service"
+# A FIFO in the drop-in's place is not opened (it would hang), but named.
+rm "$tree/run/systemd/generator/linked.service.d/50-pam-memlock.conf"
+mkfifo "$tree/run/systemd/generator/linked.service.d/50-pam-memlock.conf"
 printf 'rules = (\n  { unit = "ok.service"; limt = "1 GiB"; }\n);\n' >"$tree$confdir/broken.conf"
 
 export SYSTEMD_UNIT_PATH=/etc/systemd/system:/lib/systemd/system
@@ -93,6 +96,7 @@ cases=(
 	"stale.service|$conf|stale|1|50-pam-memlock.conf says LimitMEMLOCK=1073741824:1073741824, not what the generator writes now"
 	"fresh.service|$conf|stale|1|no drop-in in /run/systemd/generator"
 	"gone.service|$conf|stale|1|and the generator writes no drop-in now"
+	"linked.service|$conf|stale|1|/run/systemd/generator/linked.service.d/50-pam-memlock.conf: cannot be read: "
 	"pg@15-main.service|$conf|ok|0|/run/systemd/generator/pg@.service.d/50-pam-memlock.conf sets it"
 	"ok.service|$confdir/broken.conf|error|1|the policy is invalid, so the generator writes no drop-in: $confdir/broken.conf:2:"
 )
@@ -123,12 +127,12 @@ verdict "doctor --unit: a stale unit's fix is a daemon-reload, and the policy li
 
 # Without a user: each unit a unit rule matches, after the paths.
 run "$work/all" --conf "$conf"
-for u in fresh mask nogo ok over own pg@ stale; do
+for u in fresh linked mask nogo ok over own pg@ stale; do
 	echo "$u.service"
 done >"$work/all.want"
 sed -n 's/^\([^ ]*\.service\): [a-z]*$/\1/p' "$work/all" >"$work/all.got"
 cmp -s "$work/all.want" "$work/all.got" && [ "$(cat "$work/all.rc")" = 1 ] &&
-	[ "$(tail -n 1 "$work/all")" = "units:   3 ok, 3 stale, 2 overridden, 0 error" ]
+	[ "$(tail -n 1 "$work/all")" = "units:   3 ok, 4 stale, 2 overridden, 0 error" ]
 verdict "doctor without a user: a verdict for each unit a unit rule matches, in name order, and their count (exit 1)" \
 	"$work/all" "$work/all.got"
 

@@ -99,7 +99,7 @@ static int check_unit(const struct run *r, const char *name, struct doc_unit *u)
 	struct doc_text have;
 	char *want = malloc(DROPIN_MAX), had[64], soft[32], hard[32], dropin[PATH_MAX + 64];
 	bool present = false;
-	int rc = files == NULL || want == NULL ? -ENOMEM : 0;
+	int rc = files == NULL || want == NULL ? -ENOMEM : 0, unreadable = 0;
 
 	*u = (struct doc_unit){ .verdict = DOC_UNIT_OK };
 	snprintf(u->name, sizeof(u->name), "%s", name);
@@ -107,9 +107,9 @@ static int check_unit(const struct run *r, const char *name, struct doc_unit *u)
 		rc = pml_unit_generate(r->policy, r->path, r->machine, name, &r->log, files, &dec,
 				       want, DROPIN_MAX);
 	if (rc == 0) {
-		rc = read_generated(r->d, name, dropin, sizeof(dropin), &have);
-		present = rc == 0;
-		rc = rc == -ENOMEM ? rc : 0;
+		unreadable = read_generated(r->d, name, dropin, sizeof(dropin), &have);
+		present = unreadable == 0;
+		rc = unreadable == -ENOMEM ? unreadable : 0;
 	}
 	if (rc < 0) {
 		free(files);
@@ -153,11 +153,16 @@ static int check_unit(const struct run *r, const char *name, struct doc_unit *u)
 			 "remove LimitMEMLOCK= from %.400s:%u, or leave the unit out of the rule at %.400s",
 			 u->by, u->by_line, u->rule);
 	} else if (dec.action == PML_UNIT_WRITE) {
-		if (!present || strcmp(have.data, want) != 0)
-			set_stale(u, present ? had : NULL, true, name);
-		else
+		if (present && strcmp(have.data, want) == 0)
 			snprintf(u->why, sizeof(u->why), "%.400s sets it, and no later file changes it",
 				 dropin);
+		else
+			set_stale(u, present ? had : NULL, true, name);
+		/* A link, a FIFO, a file out of the root: not what systemd
+		 * loaded from there, and said as it is. */
+		if (!present && unreadable != -ENOENT)
+			snprintf(u->why, sizeof(u->why), "%.400s: cannot be read: %s", dropin,
+				 strerror(-unreadable));
 	} else if (present) {
 		set_stale(u, had, false, name);
 	} else {

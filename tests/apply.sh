@@ -174,7 +174,7 @@ jq_check "$work/s.json" --argjson p "$gs" \
 	 and .policy.soft == 4194304 and .policy.mode == "set" and .verdict == "above"'
 verdict "status --service login: answered as login, and marked as given"
 "$ctl" status nobody --service login --conf "$grpsvc" >"$work/s.txt"
-grep -q "^ *$gs nobody .* (login) .* 4 MiB/4 MiB set  *above$" "$work/s.txt"
+grep -q "^ *$gs nobody .* (login) .* 4 MiB/4 MiB set  *above  *inherited$" "$work/s.txt"
 verdict "status text: a service --service gave is in parentheses" "$work/s.txt"
 "$ctl" status --all --json --conf "$cronuser" >"$work/s.json" 2>"$work/s.err"
 jq_check "$work/s.json" --argjson p "$gs" \

@@ -46,7 +46,7 @@ jq_check "$work/s.json" --argjson p "$p1" \
 verdict "status: the policy's answer, and the verdict ok"
 
 "$ctl" status nobody --conf "$raise8" >"$work/s.txt" 2>&1
-grep -q "^ *$p1 nobody  *memlock_hold .* 8 MiB/8 MiB raise  *ok$" "$work/s.txt" &&
+grep -q "^ *$p1 nobody  *memlock_hold .* 8 MiB/8 MiB raise  *ok  *\(inherited\|unit .*\)$" "$work/s.txt" &&
 	grep -q '^nobody  *2 ' "$work/s.txt" &&
 	grep -q 'charges io_uring registered buffers and RDMA pins to the user' "$work/s.txt"
 verdict "status text: a row per process, the user's totals, and the per-user charge" "$work/s.txt"
@@ -56,7 +56,7 @@ low=$pid
 wait_limits "$low" "65536 8388608"
 "$ctl" status nobody --conf "$raise8" >"$work/s.txt"
 [ $? = 1 ]; verdict "status exits 1 when a process is below the policy"
-[ "$(grep ' nobody ' "$work/s.txt" | tail -1 | awk '{print $1, $NF}')" = "$low below" ]
+[ "$(grep ' nobody ' "$work/s.txt" | tail -1 | awk '{print $1, $(NF - 1)}')" = "$low below" ]
 verdict "status text: the process below the policy says so, and comes last" "$work/s.txt"
 "$ctl" status nobody --json --conf "$set4" >"$work/s.json"
 jq_check "$work/s.json" --argjson p "$p1" \
@@ -100,16 +100,20 @@ echo 4294967295 >"$tree/proc/78/loginuid"
 echo 4294967295 >"$tree/proc/78/sessionid"
 echo 0::/system.slice/node1_slurmstepd.scope/job_42/step_batch/user/task_0 >"$tree/proc/78/cgroup"
 "$ctl" status --root "$tree" --json --conf "$bysvc" >"$work/s.json"
-[ $? = 1 ] && jq_check "$work/s.json" \
+[ $? = 1 ] && jq_check "$work/s.json" --arg conf "$bysvc" \
 	'.processes == [{"pid": 77, "user": "nobody", "uid": 65534, "user_known": true,
 	   "command": "saved (x)", "session": 9, "slurm_job": null, "service": "login",
-	   "service_given": false, "soft": 65536, "hard": 65536, "locked": 2097152, "pinned": 4096,
+	   "service_given": false, "layer": "session", "layer_unit": null,
+	   "layer_from": ($conf + ":1"), "layer_rule": null,
+	   "soft": 65536, "hard": 65536, "locked": 2097152, "pinned": 4096,
 	   "policy": {"base": null, "base_from": null, "soft": 8388608, "hard": 8388608,
 	              "mode": "raise", "rule": null},
 	   "verdict": "below"},
 	  {"pid": 78, "user": "nobody", "uid": 65534, "user_known": true,
 	   "command": "job", "session": null, "slurm_job": 42, "service": "slurm",
-	   "service_given": false, "soft": 65536, "hard": 65536, "locked": 0, "pinned": 0,
+	   "service_given": false, "layer": "inherited", "layer_unit": null,
+	   "layer_from": null, "layer_rule": null,
+	   "soft": 65536, "hard": 65536, "locked": 0, "pinned": 0,
 	   "policy": {"base": null, "base_from": null, "soft": 8388608, "hard": 8388608,
 	              "mode": "raise", "rule": null},
 	   "verdict": "below"}]
@@ -152,6 +156,60 @@ jq_check "$work/s.json" --arg from "$tree/sys/fs/cgroup/box/memory.max" --argjso
 	  | .base > 268435456 and .base_from == null
 	    and .soft == ((.base / 2 / $page | floor) * $page))'
 verdict "status: a share of \"available\" is of each process's own cgroup: 128 MiB in a 256 MiB cgroup, half of RAM outside it" "$work/s.err"
+# --- Which layer set each process's limit.  A session's process: its PAM
+# rule; a unit's: the file whose LimitMEMLOCK= counts, read inside the
+# tree (the vendor's unit, the generator's drop-in and the rule it names,
+# an admin's drop-in after it); neither: inherited.
+tree=$work/layers
+layers=$(policy layers 'limit = "8 MiB";
+rules = (
+  { uid = "65534"; limit = "16 MiB"; },
+  { unit = ["postgresql@*.service", "admin.service"]; limit = "1 GiB"; }
+);')
+units=$tree/usr/lib/systemd/system
+gen=$tree/run/systemd/generator
+mkdir -p "$units" "$gen/postgresql@.service.d" "$gen/admin.service.d" \
+	"$tree/etc/systemd/system/admin.service.d" "$tree/run/systemd/sessions"
+printf '[Service]\nExecStart=/bin/true\nLimitMEMLOCK=64M\n' >"$units/vendor.service"
+printf '[Service]\nExecStart=/bin/true\n' >"$units/postgresql@.service"
+printf '[Service]\nExecStart=/bin/true\n' >"$units/plain.service"
+printf '[Service]\nLimitMEMLOCK=1M\n' >"$units/admin.service"
+for u in postgresql@.service admin.service; do
+	printf '# Written by pam-memlock-generator from the rule at %s:4\n# (mode raise)\n[Service]\nLimitMEMLOCK=1073741824:1073741824\n' \
+		"$layers" >"$gen/$u.d/50-pam-memlock.conf"
+done
+printf '[Service]\nLimitMEMLOCK=infinity\n' >"$tree/etc/systemd/system/admin.service.d/override.conf"
+saved_proc "$tree" 101 65534 /user.slice/user-65534.slice/session-5.scope
+echo 5 >"$tree/proc/101/sessionid"
+printf 'SERVICE=sshd\n' >"$tree/run/systemd/sessions/5"
+saved_proc "$tree" 102 4294967295 /system.slice/vendor.service
+saved_proc "$tree" 103 4294967295 /system.slice/system-postgresql.slice/postgresql@17-main.service
+saved_proc "$tree" 104 4294967295 /system.slice/admin.service
+saved_proc "$tree" 105 4294967295 /system.slice/docker-0123abcd.scope
+saved_proc "$tree" 106 4294967295 /system.slice/plain.service
+"$ctl" status --root "$tree" --all --json --conf "$layers" >"$work/s.json" 2>"$work/s.err"
+# pid|layer|unit|from|rule|what, one a process ("-": null)
+while IFS='|' read -r pid layer unit from rule name; do
+	jq_check "$work/s.json" --argjson pid "$pid" --arg layer "$layer" --arg unit "$unit" \
+		--arg from "$from" --arg rule "$rule" \
+		'def n: if . == "-" then null else . end;
+		 .processes[] | select(.pid == $pid)
+		 | .layer == $layer and .layer_unit == ($unit | n)
+		   and .layer_from == ($from | n) and .layer_rule == ($rule | n)'
+	verdict "status: the layer of $name: $layer" "$work/s.err"
+done <<EOF
+101|session|-|$layers:3|-|a session's process (its PAM rule)
+102|unit|vendor.service|$units/vendor.service:3|-|a unit whose vendor file sets LimitMEMLOCK=
+103|unit|postgresql@17-main.service|$gen/postgresql@.service.d/50-pam-memlock.conf:4|$layers:4|a template's instance, by the generator's drop-in
+104|unit|admin.service|$tree/etc/systemd/system/admin.service.d/override.conf:2|-|a unit where an admin's later drop-in wins over the generator's
+105|inherited|-|-|-|a container's process (a scope)
+106|inherited|-|-|-|a unit whose files set no LimitMEMLOCK=
+EOF
+"$ctl" status --root "$tree" --all --conf "$layers" >"$work/s.txt"
+grep -q "^ *103 .* unit postgresql@17-main.service $gen/postgresql@.service.d/50-pam-memlock.conf:4 rule $layers:4\$" "$work/s.txt" &&
+	grep -q "^ *101 .* session $layers:3\$" "$work/s.txt" && grep -q '^ *105 .* inherited$' "$work/s.txt"
+verdict "status text: the LAYER column names the layer, its file and the rule" "$work/s.txt"
+
 # No process has a loginuid: the default selection finds none, and says why.
 tree=$work/nologin
 saved_proc "$tree" 90 4294967295 /

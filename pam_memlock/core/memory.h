@@ -30,6 +30,11 @@ struct pml_files {
 			char *buf, size_t size);
 	/* Is PATH there? */
 	bool (*exists)(const struct pml_files *files, const char *path);
+	/* DIR's entries ending in SUFFIX, sorted, into *NAMES (each and the
+	 * array malloc'd): 0 (none for a missing DIR) or -errno.  Only the
+	 * unit reader lists; cgroup readers may leave it NULL. */
+	int (*list)(const struct pml_files *files, const char *dir, const char *suffix,
+		    char ***names, size_t *n);
 	const char *shown_under; /* put before a path in messages and .from */
 };
 

@@ -187,3 +187,30 @@ int pml_unit_dropin_text(const struct pml_policy *policy, const char *name,
 			pml_escape(name, unit, sizeof(unit)), PML_UNIT_DROPIN,
 			pml_unit_section(name), soft, hard);
 }
+
+int pml_unit_generate(const struct pml_policy *policy, const struct pml_unit_path *path,
+		      const struct pml_machine *machine, const char *name,
+		      const struct pml_log *log, struct pml_unit_files *files,
+		      struct pml_unit_decision *d, char *buf, size_t len)
+{
+	int rc = pml_unit_read(path, name, machine->ram, log, files);
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (rc < 0)
+		return rc;
+	pml_unit_decide(policy, name, files, machine, d);
+	if (d->action != PML_UNIT_WRITE)
+		return 0;
+	if ((size_t)pml_unit_dropin_text(policy, name, d, buf, len) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+const char *pml_unit_covering(const struct pml_policy *policy, const char *name, char *buf,
+			      size_t len)
+{
+	if (pml_unit_template(name, buf, len) && !pml_unit_named(policy, name))
+		return buf;
+	return name;
+}

@@ -15,6 +15,7 @@
 
 #include "decide.h"
 #include "log.h"
+#include "memory.h"
 #include "policy.h"
 
 /* The drop-in the generator writes, in the output directory's UNIT.d/.
@@ -35,6 +36,9 @@ struct pml_unit_path {
 	char *text; /* the directories, NUL-separated in place */
 	const char *dirs[PML_UNIT_PATH_MAX];
 	size_t n;
+	/* How the files are read (memlockctl --root: inside a tree, never
+	 * outside it); NULL, as pml_unit_path_init leaves it: by path. */
+	const struct pml_files *files;
 };
 
 /*
@@ -65,6 +69,12 @@ bool pml_unit_named(const struct pml_policy *policy, const char *name);
  * false for a name that is no instance. */
 bool pml_unit_template(const char *name, char *buf, size_t len);
 
+/* The unit whose drop-in covers NAME: an instance that no unit rule
+ * names outright has none of its own, and its template's (put in BUF)
+ * covers it, as its template's file does; any other name is its own. */
+const char *pml_unit_covering(const struct pml_policy *policy, const char *name, char *buf,
+			      size_t len);
+
 /* The section a unit of NAME's type takes LimitMEMLOCK= in ("Service"),
  * or NULL for a type that starts no process (target, timer, ...). */
 const char *pml_unit_section(const char *name);
@@ -84,7 +94,7 @@ struct pml_unit_files {
 	struct pml_unit_value limit;	  /* LimitMEMLOCK= */
 	struct pml_unit_value memory_max; /* MemoryMax=, below RAM only */
 	/* A file named PML_UNIT_DROPIN in the search path: the admin's,
-	 * which masks the generator's. */
+	 * which masks the generator's (what it sets is in limit). */
 	char masked_by[PATH_MAX];
 	/* The last drop-in after the generator's that sets LimitMEMLOCK=. */
 	struct pml_unit_value later;
@@ -101,6 +111,17 @@ struct pml_unit_files {
 int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		  uint64_t ram, const struct pml_log *log,
 		  struct pml_unit_files *out);
+
+/*
+ * The unit names the generator looks at, sorted, each once, into *NAMES
+ * (each and the array malloc'd; free with pml_unit_names_free): the unit
+ * files and templates of each directory of PATH (through PATH->files
+ * where set) of a type that starts processes, and each unit a unit rule
+ * of POLICY names outright.  Returns 0 or -ENOMEM.
+ */
+int pml_unit_names(const struct pml_policy *policy, const struct pml_unit_path *path,
+		   char ***names, size_t *n);
+void pml_unit_names_free(char **names, size_t n);
 
 enum pml_unit_action {
 	PML_UNIT_NO_RULE,    /* no unit rule matches: untouched */
@@ -139,5 +160,17 @@ void pml_unit_format_limit(uint64_t bytes, char *buf, size_t len);
  */
 int pml_unit_dropin_text(const struct pml_policy *policy, const char *name,
 			 const struct pml_unit_decision *d, char *buf, size_t len);
+
+/*
+ * What the generator does for NAME: reads its files into *FILES, decides
+ * into *D and, for PML_UNIT_WRITE, puts the drop-in's text in BUF ("" for
+ * any other action).  The generator and memlockctl doctor both call it,
+ * so what doctor expects is what the generator writes.  Returns 0, or
+ * -ENOMEM, or -ENAMETOOLONG when the text does not fit LEN.
+ */
+int pml_unit_generate(const struct pml_policy *policy, const struct pml_unit_path *path,
+		      const struct pml_machine *machine, const char *name,
+		      const struct pml_log *log, struct pml_unit_files *files,
+		      struct pml_unit_decision *d, char *buf, size_t len);
 
 #endif

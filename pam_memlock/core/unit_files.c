@@ -143,6 +143,7 @@ static int parse_memory_max(const char *text, uint64_t ram, struct pml_unit_valu
 }
 
 struct reader {
+	const struct pml_files *files; /* NULL: by path */
 	uint64_t ram;
 	const struct pml_log *log;
 	struct pml_unit_files *out;
@@ -235,6 +236,29 @@ static void read_line(struct reader *r, const char *path, unsigned line,
 		assign(&r->out->later, &v, path, line);
 }
 
+/* read_file through R->files, which reads regular files only: a mask
+ * there is an empty file. */
+static int read_file_at(const struct reader *r, const char *path, char **text,
+			bool *masked)
+{
+	char *buf = malloc(UNIT_FILE_MAX + 2);
+	ssize_t n;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	n = r->files->read(r->files, path, buf, UNIT_FILE_MAX + 2);
+	if (n <= 0 || n > UNIT_FILE_MAX) {
+		if (n > UNIT_FILE_MAX)
+			pml_log(r->log, LOG_WARNING, "%s: larger than %d bytes; skipped", path,
+				UNIT_FILE_MAX);
+		*masked = n == 0;
+		free(buf);
+		return n == -ENOMEM ? -ENOMEM : 0;
+	}
+	*text = buf;
+	return 0;
+}
+
 /*
  * PATH's text, NUL-terminated, into *TEXT (free it); *TEXT NULL and 0 for
  * a file that is not there or not a regular file, and *MASKED for one that
@@ -249,6 +273,8 @@ static int read_file(const struct reader *r, const char *path, char **text, bool
 
 	*text = NULL;
 	*masked = false;
+	if (r->files != NULL)
+		return read_file_at(r, path, text, masked);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return 0;
@@ -332,13 +358,59 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct dropin *)a)->name, ((const struct dropin *)b)->name);
 }
 
-/* Adds DIR's *.conf files not already in *LIST by name. */
-static int list_dropins(const char *dir, struct dropin **list, size_t *n, size_t *cap)
+/* Adds DIR/FILE to *LIST unless a drop-in of its name is there already. */
+static int add_dropin(const char *dir, const char *file, struct dropin **list,
+		      size_t *n, size_t *cap)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
 	size_t i;
 
+	for (i = 0; i < *n; i++)
+		if (strcmp((*list)[i].name, file) == 0)
+			return 0;
+	if (*n == *cap) {
+		size_t grown = *cap ? *cap * 2 : 8;
+		struct dropin *bigger = realloc(*list, grown * sizeof(*bigger));
+
+		if (bigger == NULL)
+			return -ENOMEM;
+		*list = bigger;
+		*cap = grown;
+	}
+	if (asprintf(&(*list)[*n].path, "%s/%s", dir, file) < 0)
+		return -ENOMEM;
+	(*list)[*n].name = (*list)[*n].path + strlen(dir) + 1;
+	(*n)++;
+	return 0;
+}
+
+/* list_dropins through FILES. */
+static int list_dropins_at(const struct pml_files *files, const char *dir,
+			   struct dropin **list, size_t *n, size_t *cap)
+{
+	char **names;
+	size_t count, i;
+	int rc = files->list(files, dir, ".conf", &names, &count);
+
+	for (i = 0; i < count && rc == 0; i++)
+		if (strlen(names[i]) >= 6)
+			rc = add_dropin(dir, names[i], list, n, cap);
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return rc < 0 ? rc : 0;
+}
+
+/* Adds DIR's *.conf files not already in *LIST by name. */
+static int list_dropins(const struct pml_files *files, const char *dir,
+			struct dropin **list, size_t *n, size_t *cap)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc;
+
+	if (files != NULL)
+		return list_dropins_at(files, dir, list, n, cap);
+	d = opendir(dir);
 	if (d == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
@@ -346,28 +418,11 @@ static int list_dropins(const char *dir, struct dropin **list, size_t *n, size_t
 
 		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".conf") != 0)
 			continue;
-		for (i = 0; i < *n; i++)
-			if (strcmp((*list)[i].name, e->d_name) == 0)
-				break;
-		if (i < *n)
-			continue;
-		if (*n == *cap) {
-			size_t grown = *cap ? *cap * 2 : 8;
-			struct dropin *bigger = realloc(*list, grown * sizeof(*bigger));
-
-			if (bigger == NULL) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*list = bigger;
-			*cap = grown;
-		}
-		if (asprintf(&(*list)[*n].path, "%s/%s", dir, e->d_name) < 0) {
+		rc = add_dropin(dir, e->d_name, list, n, cap);
+		if (rc < 0) {
 			closedir(d);
-			return -ENOMEM;
+			return rc;
 		}
-		(*list)[*n].name = (*list)[*n].path + strlen(dir) + 1;
-		(*n)++;
 	}
 	closedir(d);
 	return 0;
@@ -377,7 +432,7 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		  uint64_t ram, const struct pml_log *log,
 		  struct pml_unit_files *out)
 {
-	struct reader r = { .ram = ram, .log = log, .out = out };
+	struct reader r = { .files = path->files, .ram = ram, .log = log, .out = out };
 	const char *names[2] = { name, NULL };
 	struct dropin *list = NULL;
 	size_t n = 0, cap = 0, i, k;
@@ -394,7 +449,8 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 
 			if ((size_t)snprintf(file, sizeof(file), "%s/%s", path->dirs[i], names[k]) <
 				    sizeof(file) &&
-			    lstat(file, &st) == 0)
+			    (path->files != NULL ? path->files->exists(path->files, file)
+						 : lstat(file, &st) == 0))
 				snprintf(out->path, sizeof(out->path), "%s", file);
 		}
 	if (out->path[0] != '\0') {
@@ -406,7 +462,7 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		for (k = 0; k < 2 && names[k] != NULL && rc == 0; k++) {
 			if ((size_t)snprintf(file, sizeof(file), "%s/%s.d", path->dirs[i],
 					     names[k]) < sizeof(file))
-				rc = list_dropins(file, &list, &n, &cap);
+				rc = list_dropins(path->files, file, &list, &n, &cap);
 		}
 	if (rc == 0 && n > 1)
 		qsort(list, n, sizeof(*list), by_name);
@@ -414,10 +470,10 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		int cmp = strcmp(list[i].name, PML_UNIT_DROPIN);
 		bool masked;
 
-		if (cmp == 0) {
+		/* An admin's file of the generator's name takes its place:
+		 * what it sets is the unit's own, before any later drop-in. */
+		if (cmp == 0)
 			snprintf(out->masked_by, sizeof(out->masked_by), "%s", list[i].path);
-			continue;
-		}
 		r.later = cmp > 0;
 		rc = read_unit_file(&r, list[i].path, &masked);
 	}
@@ -425,4 +481,104 @@ int pml_unit_read(const struct pml_unit_path *path, const char *name,
 		free(list[i].path);
 	free(list);
 	return rc;
+}
+
+/* The unit names to look at, as pml_unit_names builds them. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int add_name(struct names *names, const char *name)
+{
+	if (names->n == names->cap) {
+		size_t grown = names->cap ? names->cap * 2 : 256;
+		char **bigger = realloc(names->v, grown * sizeof(*bigger));
+
+		if (bigger == NULL)
+			return -ENOMEM;
+		names->v = bigger;
+		names->cap = grown;
+	}
+	names->v[names->n] = strdup(name);
+	if (names->v[names->n] == NULL)
+		return -ENOMEM;
+	names->n++;
+	return 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* DIR's unit files of a type that starts processes, into NAMES. */
+static int add_dir(const struct pml_files *files, const char *dir, struct names *names)
+{
+	char **list;
+	size_t count, i;
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (files != NULL) {
+		rc = files->list(files, dir, "", &list, &count);
+		for (i = 0; i < count && rc == 0; i++)
+			if (list[i][0] != '.' && pml_unit_section(list[i]) != NULL)
+				rc = add_name(names, list[i]);
+		for (i = 0; i < count; i++)
+			free(list[i]);
+		free(list);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while (rc == 0 && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && pml_unit_section(e->d_name) != NULL)
+			rc = add_name(names, e->d_name);
+	closedir(d);
+	return rc;
+}
+
+int pml_unit_names(const struct pml_policy *policy, const struct pml_unit_path *path,
+		   char ***out, size_t *n_out)
+{
+	struct names names = { .n = 0 };
+	size_t i, j, kept;
+	int rc = 0;
+
+	for (i = 0; i < path->n && rc == 0; i++)
+		rc = add_dir(path->files, path->dirs[i], &names);
+	for (i = 0; i < policy->n_rules && rc == 0; i++)
+		for (j = 0; j < policy->rules[i].units.n && rc == 0; j++) {
+			const char *glob = policy->rules[i].units.v[j];
+
+			if (pml_unit_glob_is_name(glob) && pml_unit_section(glob) != NULL)
+				rc = add_name(&names, glob);
+		}
+	if (rc < 0) {
+		pml_unit_names_free(names.v, names.n);
+		return rc;
+	}
+	if (names.n > 1)
+		qsort(names.v, names.n, sizeof(*names.v), by_string);
+	for (i = 0, kept = 0; i < names.n; i++) {
+		if (kept > 0 && strcmp(names.v[kept - 1], names.v[i]) == 0)
+			free(names.v[i]);
+		else
+			names.v[kept++] = names.v[i];
+	}
+	*out = names.v;
+	*n_out = kept;
+	return 0;
+}
+
+void pml_unit_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

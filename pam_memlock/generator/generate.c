@@ -7,7 +7,6 @@
  */
 #include "generate.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -61,83 +60,6 @@ static void kmsg_emit(void *ctx, int priority, const char *message)
 	kmsg_write(k, priority, message);
 }
 
-/* The unit names to look at: sorted, each once. */
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-static int add_name(struct names *names, const char *name)
-{
-	if (names->n == names->cap) {
-		size_t grown = names->cap ? names->cap * 2 : 256;
-		char **bigger = realloc(names->v, grown * sizeof(*bigger));
-
-		if (bigger == NULL)
-			return -ENOMEM;
-		names->v = bigger;
-		names->cap = grown;
-	}
-	names->v[names->n] = strdup(name);
-	if (names->v[names->n] == NULL)
-		return -ENOMEM;
-	names->n++;
-	return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The unit files and templates of each directory of PATH, and each unit a
- * unit rule names outright, whether or not it has a file. */
-static int collect(const struct pml_policy *policy, const struct pml_unit_path *path,
-		   struct names *names)
-{
-	size_t i, j, out;
-	int rc = 0;
-
-	for (i = 0; i < path->n && rc == 0; i++) {
-		DIR *d = opendir(path->dirs[i]);
-		struct dirent *e;
-
-		if (d == NULL)
-			continue;
-		while (rc == 0 && (e = readdir(d)) != NULL)
-			if (e->d_name[0] != '.' && pml_unit_section(e->d_name) != NULL)
-				rc = add_name(names, e->d_name);
-		closedir(d);
-	}
-	for (i = 0; i < policy->n_rules && rc == 0; i++)
-		for (j = 0; j < policy->rules[i].units.n && rc == 0; j++) {
-			const char *glob = policy->rules[i].units.v[j];
-
-			if (pml_unit_glob_is_name(glob) && pml_unit_section(glob) != NULL)
-				rc = add_name(names, glob);
-		}
-	if (rc < 0)
-		return rc;
-	qsort(names->v, names->n, sizeof(*names->v), by_name);
-	for (i = 0, out = 0; i < names->n; i++) {
-		if (out > 0 && strcmp(names->v[out - 1], names->v[i]) == 0)
-			free(names->v[i]);
-		else
-			names->v[out++] = names->v[i];
-	}
-	names->n = out;
-	return 0;
-}
-
-static void free_names(struct names *names)
-{
-	size_t i;
-
-	for (i = 0; i < names->n; i++)
-		free(names->v[i]);
-	free(names->v);
-}
-
 /* NORMAL_DIR/NAME.d/PML_UNIT_DROPIN holding TEXT. */
 static int write_dropin(const char *dir, const char *name, const char *text)
 {
@@ -183,15 +105,15 @@ static int generate_unit(const struct gen_request *request, const struct pml_pol
 	struct pml_unit_files files;
 	struct pml_unit_decision d;
 	char text[PML_DESCRIBE_MAX + 1024], unit[512];
-	int rc = pml_unit_read(path, name, machine->ram, log, &files);
+	int rc = pml_unit_generate(policy, path, machine, name, log, &files, &d, text,
+				   sizeof(text));
 
-	if (rc < 0)
+	if (rc == -ENOMEM)
 		return rc;
-	pml_unit_decide(policy, name, &files, machine, &d);
-	if (d.action != PML_UNIT_WRITE)
+	if (rc == 0 && d.action != PML_UNIT_WRITE)
 		return 0;
-	pml_unit_dropin_text(policy, name, &d, text, sizeof(text));
-	rc = write_dropin(request->normal_dir, name, text);
+	if (rc == 0)
+		rc = write_dropin(request->normal_dir, name, text);
 	if (rc < 0) {
 		pml_log(log, LOG_ERR, "%s: cannot write its drop-in in %s: %s",
 			pml_quote(name, unit, sizeof(unit)), request->normal_dir, strerror(-rc));
@@ -209,8 +131,8 @@ int gen_run(const struct gen_request *request, struct gen_result *result)
 	struct pml_policy policy;
 	struct pml_machine machine;
 	struct pml_unit_path path;
-	struct names names = { .n = 0 };
-	size_t i;
+	char **names = NULL;
+	size_t n_names = 0, i;
 	int rc;
 
 	*result = (struct gen_result){ .policy_ok = false };
@@ -233,17 +155,17 @@ int gen_run(const struct gen_request *request, struct gen_result *result)
 	}
 	rc = pml_unit_path_init(&path, request->unit_path);
 	if (rc == 0)
-		rc = collect(&policy, &path, &names);
-	for (i = 0; i < names.n && rc == 0; i++) {
+		rc = pml_unit_names(&policy, &path, &names, &n_names);
+	for (i = 0; i < n_names && rc == 0; i++) {
 		result->units++;
-		if (pml_match_unit(&policy, names.v[i]) == NULL)
+		if (pml_match_unit(&policy, names[i]) == NULL)
 			continue;
 		result->matched++;
-		rc = generate_unit(request, &policy, &path, &machine, names.v[i], &log, result);
+		rc = generate_unit(request, &policy, &path, &machine, names[i], &log, result);
 	}
 	if (rc == -ENOMEM)
 		kmsg_write(&k, LOG_CRIT, "out of memory");
-	free_names(&names);
+	pml_unit_names_free(names, n_names);
 	pml_unit_path_free(&path);
 	pml_policy_free(&policy);
 	return rc;

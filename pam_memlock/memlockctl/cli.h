@@ -152,4 +152,11 @@ bool cli_hypothetical(const struct cli_options *options);
 void cli_print_hypothetical(const struct pml_machine *machine,
 			    const struct cli_options *options);
 
+struct cli_json;
+
+/* explain --json's "machine": MACHINE's RAM and page size, and which of
+ * them (and --kernel) the command line gave. */
+void cli_json_machine(struct cli_json *j, const struct pml_machine *machine,
+		      const struct cli_options *options);
+
 #endif

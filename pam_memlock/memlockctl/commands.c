@@ -25,7 +25,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.name = "explain",
 		.run = cli_explain,
 		.operand = CLI_USER,
-		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]", "--unit NAME [--conf FILE [--as TARGET]]" },
+		.synopsis = { "USER [--service NAME] [--conf FILE [--as TARGET]] [--json]", "--unit NAME [--conf FILE [--as TARGET]] [--json]" },
 		.summary = "the limits and mode the module would give USER, and why;\n"
 			   "with --unit, what the generator gives a systemd unit",
 	},
@@ -51,9 +51,10 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		.run = cli_doctor,
 		.operand = CLI_OPTIONAL_USER,
 		.many_services = true,
-		.synopsis = { "[USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]" },
+		.synopsis = { "[USER] [--service NAME]... [--root DIR] [--conf FILE] [--json]", "--unit NAME [--root DIR] [--conf FILE] [--json]" },
 		.summary = "each PAM session path, layer by layer: ok, missing,\n"
-			   "overridden or error, and the fix",
+			   "overridden or error, and the fix; each unit a unit\n"
+			   "rule matches (--unit: NAME): ok, stale, overridden or error",
 	},
 	[CMD_STATUS] = {
 		.id = CMD_STATUS,
@@ -136,9 +137,10 @@ const struct cli_option cli_option_table[] = {
 		.name = "unit",
 		.id = OPT_UNIT,
 		.arg = "NAME",
-		.commands = BIT(CMD_EXPLAIN),
+		.commands = BIT(CMD_EXPLAIN) | BIT(CMD_DOCTOR),
 		.help = "a systemd unit, not a user: its unit rule and the\n"
-			"drop-in pam-memlock-generator writes (explain)",
+			"drop-in pam-memlock-generator writes (explain); whether\n"
+			"that drop-in is in place and has the last word (doctor)",
 	},
 	{
 		.name = "root",

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "evaluate.h"
+#include "output/json.h"
 #include "output/text.h"
 #include "safe_read.h"
 
@@ -163,4 +164,28 @@ void cli_print_hypothetical(const struct pml_machine *machine,
 		printf(" (--kernel)");
 	}
 	printf("\n");
+}
+
+void cli_json_machine(struct cli_json *j, const struct pml_machine *machine,
+		      const struct cli_options *options)
+{
+	cli_json_open_object(j);
+	cli_json_key(j, "ram");
+	cli_json_uint(j, machine->ram);
+	cli_json_key(j, "page_size");
+	cli_json_uint(j, machine->page_size);
+	/* Which facts are given, not this machine's: the whole answer is
+	 * then about another host. */
+	cli_json_key(j, "hypothetical");
+	cli_json_bool(j, cli_hypothetical(options));
+	cli_json_key(j, "assumed");
+	cli_json_open_array(j);
+	if (options->assume.ram != 0)
+		cli_json_string(j, "ram");
+	if (options->assume.page_size != 0)
+		cli_json_string(j, "page_size");
+	if (options->kernel != NULL)
+		cli_json_string(j, "kernel");
+	cli_json_close_array(j);
+	cli_json_close_object(j);
 }

@@ -269,7 +269,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		case OPT_UNIT:
-			if (optarg[0] == '\0')
+			/* A name, never a path: it is joined to directories. */
+			if (optarg[0] == '\0' || strchr(optarg, '/') != NULL)
 				return usage_error("%s needs a unit name", "--unit");
 			options.unit = optarg;
 			break;
@@ -365,8 +366,10 @@ int main(int argc, char **argv)
 		if (options.new_file[0] == '\0')
 			return usage_error("%s", "the new file's name is empty");
 	}
-	if (options.unit != NULL && (options.service != NULL || options.json))
-		return usage_error("%s", "--unit takes neither --service nor --json");
+	if (options.unit != NULL && options.service != NULL)
+		return usage_error("%s", "--unit does not take --service");
+	if (options.unit != NULL && command->operand == CLI_OPTIONAL_USER && optind < argc)
+		return usage_error("%s", "--unit and a user exclude each other");
 	if ((command->operand == CLI_USER && options.unit == NULL) ||
 	    (command->operand == CLI_OPTIONAL_USER && optind < argc)) {
 		if (optind >= argc)

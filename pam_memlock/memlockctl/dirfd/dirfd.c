@@ -452,10 +452,19 @@ static bool files_exist(const struct pml_files *files, const char *path)
 	return dirfd_exists(((const struct dirfd_files *)files)->root, path);
 }
 
+static int files_list(const struct pml_files *files, const char *dir, const char *suffix,
+		      char ***names, size_t *n)
+{
+	return dirfd_list_dir(((const struct dirfd_files *)files)->root, dir, suffix, names, n);
+}
+
 void dirfd_files_init(struct dirfd_files *files, const char *root)
 {
 	*files = (struct dirfd_files){
-		.files = { .read = files_read, .exists = files_exist, .shown_under = root },
+		.files = { .read = files_read,
+			   .exists = files_exist,
+			   .list = files_list,
+			   .shown_under = root },
 		.root = root,
 	};
 }

@@ -23,6 +23,7 @@
 #include "output/text.h"
 #include "rootfs.h"
 #include "slurm.h"
+#include "unitrules.h"
 
 /* Files that pam.d holds as building blocks for other stacks, not as
  * services of their own (pam-auth-update's, authselect's, pambase's,
@@ -398,6 +399,8 @@ struct report {
 	struct cli_json json;
 	const struct doctor *d; /* the run's, while it lasts */
 	struct doc_summary summary;
+	unsigned n_units;
+	unsigned units[DOC_UNIT_ERROR + 1]; /* how many of each verdict */
 };
 
 static void report_head(const struct doctor *d, void *ctx)
@@ -430,22 +433,90 @@ static void report_path(const struct doc_path *p, bool last, void *ctx)
 		printf("\n");
 }
 
+static void report_unit(const struct doc_unit *u, void *ctx)
+{
+	struct report *r = ctx;
+
+	if (r->options->json) {
+		doc_print_json_unit(&r->json, u);
+	} else {
+		if (r->n_units > 0 || r->options->unit == NULL)
+			printf("\n");
+		doc_print_text_unit(u);
+	}
+	r->n_units++;
+	r->units[u->verdict]++;
+}
+
+/* The units' verdicts: in JSON, "units", an array.  Returns 0 or -ENOMEM
+ * (said). */
+static int report_units(struct report *r, bool *all_ok)
+{
+	const struct cli_options *o = r->options;
+	const struct doctor d = { .options = o, .root = doc_root_canonical(o->root) };
+	int rc;
+
+	if (o->json) {
+		cli_json_key(&r->json, "units");
+		cli_json_open_array(&r->json);
+	}
+	rc = doc_check_units(&d, o->unit, report_unit, r, all_ok);
+	if (o->json)
+		cli_json_close_array(&r->json);
+	if (rc < 0) {
+		fprintf(stderr, "memlockctl: out of memory\n");
+		*all_ok = false;
+	}
+	return rc;
+}
+
+/* doctor --unit NAME: that unit's verdict alone. */
+static int doctor_unit(const struct cli_options *options)
+{
+	struct report r = { .options = options };
+	bool all_ok = true;
+
+	if (options->json) {
+		cli_json_start(&r.json, stdout);
+		cli_json_open_object(&r.json);
+		cli_json_key(&r.json, "root");
+		cli_json_string(&r.json, options->root != NULL ? options->root : "/");
+	}
+	report_units(&r, &all_ok);
+	if (options->json) {
+		cli_json_close_object(&r.json);
+		cli_json_finish(&r.json);
+	}
+	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
+}
+
 int cli_doctor(const struct cli_options *options)
 {
 	struct report r = { .options = options };
 	const struct doc_visitor v = { .head = report_head, .path = report_path, .ctx = &r };
 	bool all_ok;
-	int rc = doc_run(options, &v, &all_ok);
+	int rc;
 
+	if (options->unit != NULL)
+		return doctor_unit(options);
+	rc = doc_run(options, &v, &all_ok);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	if (options->json) {
+	if (options->json)
 		cli_json_close_array(&r.json);
+	/* Without a user, every unit the unit rules match. */
+	if (options->user == NULL && options->n_services == 0)
+		report_units(&r, &all_ok);
+	if (options->json) {
 		doc_print_json_summary(&r.json, &r.summary);
 		cli_json_close_object(&r.json);
 		cli_json_finish(&r.json);
 	} else {
 		doc_print_text_summary(&r.summary);
+		if (r.n_units > 0)
+			printf("units:   %u ok, %u stale, %u overridden, %u error\n",
+			       r.units[DOC_UNIT_OK], r.units[DOC_UNIT_STALE],
+			       r.units[DOC_UNIT_OVERRIDDEN], r.units[DOC_UNIT_ERROR]);
 	}
 	return cli_finish_output(all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL);
 }

@@ -49,6 +49,15 @@ struct caches {
 	const char *service;		 /* --service, interned: for sessions logind
 			      * names no service of */
 	bool per_cgroup;		 /* the policy takes a share of "available" */
+	struct pml_unit_path unit_path;	 /* read inside the root */
+	struct dirfd_files unit_files;
+	struct unit_layer *units; /* the units met, each read once */
+	size_t n_units;
+};
+
+struct unit_layer {
+	const char *unit; /* interned */
+	const char *from, *rule;
 };
 
 /* Grows *V (of *N elements of SIZE bytes) by one; NULL when out of memory. */
@@ -385,6 +394,78 @@ static int cgroup_of(struct live_scan *scan, struct caches *c,
 	return *cgroup != NULL ? 0 : -ENOMEM;
 }
 
+/* What PROC's unit's files say: read once per unit. */
+static int unit_layer_of(struct live_scan *scan, struct caches *c, const char *root,
+			 const char *unit, const struct pml_log *log, struct live_proc *proc)
+{
+	struct unit_layer *u;
+	struct layer_unit l;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < c->n_units && strcmp(c->units[i].unit, unit) != 0; i++)
+		;
+	if (i == c->n_units) {
+		rc = layer_of_unit(root, &c->unit_path, unit, log, &l);
+		if (rc < 0)
+			return rc;
+		u = grow(c->units, &c->n_units, sizeof(*u));
+		if (u == NULL)
+			return -ENOMEM;
+		c->units = u;
+		u[i] = (struct unit_layer){ .unit = intern(scan, c, unit) };
+		if (l.set)
+			u[i].from = intern(scan, c, l.from);
+		if (l.rule[0] != '\0')
+			u[i].rule = intern(scan, c, l.rule);
+		if (u[i].unit == NULL || (l.set && u[i].from == NULL) ||
+		    (l.rule[0] != '\0' && u[i].rule == NULL))
+			return -ENOMEM;
+	}
+	if (c->units[i].from != NULL) {
+		proc->layer = LIVE_LAYER_UNIT;
+		proc->layer_unit = c->units[i].unit;
+		proc->layer_from = c->units[i].from;
+		proc->layer_rule = c->units[i].rule;
+	}
+	return 0;
+}
+
+/*
+ * Which layer set PROC's limit: a login session's PAM stack (the rule that
+ * decided), else the unit whose cgroup holds it where its files set
+ * LimitMEMLOCK=, else it was inherited.  A Slurm job step's processes
+ * inherit slurmstepd's limit.
+ */
+static int layer_of(struct live_scan *scan, struct caches *c, const char *root,
+		    const struct pml_log *log, struct live_proc *proc)
+{
+	const struct live_answer *a = live_answer_of(scan, proc);
+	char text[CGROUP_TEXT_MAX], unit[LAYER_UNIT_MAX], from[PATH_MAX + 16];
+	const struct pml_origin *at;
+
+	proc->layer = LIVE_LAYER_INHERITED;
+	if (proc->info.has_session && !proc->info.has_job) {
+		proc->layer = LIVE_LAYER_SESSION;
+		if (a == NULL)
+			return 0;
+		/* The rule that decided, else the top level's hard limit. */
+		at = a->decision.rule != NULL ? &a->decision.rule->at : NULL;
+		if (at == NULL && a->decision.hard.from->set)
+			at = &a->decision.hard.from->at;
+		if (at == NULL)
+			return 0; /* the built-in default */
+		snprintf(from, sizeof(from), "%s:%u", pml_policy_file_name(&scan->policy, *at),
+			 at->line);
+		proc->layer_from = intern(scan, c, from);
+		return proc->layer_from != NULL ? 0 : -ENOMEM;
+	}
+	if (proc->info.has_job || proc_cgroup(root, proc->info.pid, text, sizeof(text)) < 0 ||
+	    !layer_unit_of_cgroup(text, unit, sizeof(unit)))
+		return 0;
+	return unit_layer_of(scan, c, root, unit, log, proc);
+}
+
 /* Reads PID and, if SELECTION picks it, adds it to SCAN. */
 static int add_process(struct live_scan *scan, struct caches *c,
 		       const char *root, pid_t pid,
@@ -437,6 +518,9 @@ static int add_process(struct live_scan *scan, struct caches *c,
 	if (rc < 0)
 		return rc;
 	proc.verdict = verdict_of(scan, &proc);
+	rc = layer_of(scan, c, root, log, &proc);
+	if (rc < 0)
+		return rc;
 	if (scan->n_procs == c->procs_room) {
 		/* Doubling: there may be tens of thousands. */
 		size_t room = c->procs_room == 0 ? 256 : c->procs_room * 2;
@@ -494,7 +578,11 @@ int live_scan_loaded(const char *root, struct pml_policy *policy,
 	live_index_init(&c.names);
 	live_index_init(&c.answers);
 	c.per_cgroup = takes_available(&out->policy);
-	if (service != NULL && (c.service = intern(out, &c, service)) == NULL)
+	dirfd_files_init(&c.unit_files, root);
+	if (pml_unit_path_init(&c.unit_path, NULL) < 0)
+		rc = -ENOMEM;
+	c.unit_path.files = &c.unit_files.files;
+	if (rc == 0 && service != NULL && (c.service = intern(out, &c, service)) == NULL)
 		rc = -ENOMEM;
 	if (rc == 0 && (rc = proc_list(root, &pids, &n)) < 0)
 		pml_log(log, LOG_ERR, "cannot list the processes in %s/proc: %s",
@@ -506,6 +594,8 @@ int live_scan_loaded(const char *root, struct pml_policy *policy,
 	free(pids);
 	free(c.users);
 	free(c.sessions);
+	free(c.units);
+	pml_unit_path_free(&c.unit_path);
 	live_index_free(&c.names);
 	live_index_free(&c.answers);
 	if (rc < 0) {
@@ -578,6 +668,14 @@ void live_json_process(struct cli_json *j, const struct live_proc *p)
 	cli_json_string(j, p->service);
 	cli_json_key(j, "service_given");
 	cli_json_bool(j, p->service_given);
+	cli_json_key(j, "layer");
+	cli_json_string(j, live_layer_name(p->layer));
+	cli_json_key(j, "layer_unit");
+	cli_json_string(j, p->layer_unit);
+	cli_json_key(j, "layer_from");
+	cli_json_string(j, p->layer_from);
+	cli_json_key(j, "layer_rule");
+	cli_json_string(j, p->layer_rule);
 }
 
 void live_scan_free(struct live_scan *scan)

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "decide.h"
+#include "layer.h"
 #include "log.h"
 #include "policy.h"
 #include "procs.h"
@@ -85,6 +86,12 @@ struct live_proc {
 	bool service_given;  /* SERVICE is --service's: logind named none */
 	size_t answer;	     /* index into live_scan.answers */
 	enum live_verdict verdict;
+	/* Which layer set its limit, and where: the session's rule, the
+	 * file whose LimitMEMLOCK= counts (interned; NULL for inherited). */
+	enum live_layer layer;
+	const char *layer_unit; /* LIVE_LAYER_UNIT: the unit */
+	const char *layer_from;
+	const char *layer_rule; /* the generator's drop-in: the rule it names */
 };
 
 struct live_scan {
@@ -158,7 +165,7 @@ struct cli_json;
 
 /* PROC's members of a JSON object, the same in status and apply: pid,
  * user, uid, user_known, command, session, slurm_job, service,
- * service_given.  The caller opens and closes the object. */
+ * service_given, layer, layer_unit, layer_from, layer_rule.  The caller opens and closes the object. */
 void live_json_process(struct cli_json *j, const struct live_proc *p);
 
 #endif

@@ -82,8 +82,21 @@ static const char *service_cell(const struct live_proc *p, char *buf, size_t len
 	return cell(given, 10, buf, len);
 }
 
+/* Which layer set the limit, and where: "session FILE:LINE", "unit NAME
+ * FILE:LINE" (with the rule a generator's drop-in names), "inherited". */
+static void layer_cell(const struct live_proc *p, char *buf, size_t len)
+{
+	const char *rule = p->layer_rule != NULL ? p->layer_rule : "";
+
+	snprintf(buf, len, "%s%s%s%s%s%s%s", live_layer_name(p->layer),
+		 p->layer_unit != NULL ? " " : "", p->layer_unit != NULL ? p->layer_unit : "",
+		 p->layer_from != NULL ? " " : "", p->layer_from != NULL ? p->layer_from : "",
+		 rule[0] != '\0' ? " rule " : "", rule);
+}
+
 static void print_process(const struct live_scan *scan, const struct live_proc *p)
 {
+	char layer[2 * PATH_MAX + 320], shown[4 * sizeof(layer)];
 	char user[CELL_MAX], comm[CELL_MAX], service[CELL_MAX], session[16];
 	char locked[CLI_SHORT_MAX], pinned[CLI_SHORT_MAX], soft[CLI_SHORT_MAX];
 	char hard[CLI_SHORT_MAX], policy[64];
@@ -99,11 +112,13 @@ static void print_process(const struct live_scan *scan, const struct live_proc *
 	cli_format_short(p->info.limits.soft, soft, sizeof(soft));
 	cli_format_short(p->info.limits.hard, hard, sizeof(hard));
 	policy_cell(live_answer_of(scan, p), policy, sizeof(policy));
-	printf("%7d %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %s\n",
+	layer_cell(p, layer, sizeof(layer));
+	printf("%7d %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %-7s %s\n",
 	       (int)p->info.pid, cell(p->user, NAME_COLUMN, user, sizeof(user)),
 	       cell(p->info.comm, 15, comm, sizeof(comm)), session,
 	       service_cell(p, service, sizeof(service)),
-	       locked, pinned, soft, hard, policy, live_verdict_name(p->verdict));
+	       locked, pinned, soft, hard, policy, live_verdict_name(p->verdict),
+	       pml_escape(layer, shown, sizeof(shown)));
 }
 
 static void print_text(const struct live_scan *scan,
@@ -116,9 +131,9 @@ static void print_text(const struct live_scan *scan,
 		printf("no process selected: %s\n", live_none_selected(scan, selection));
 		return;
 	}
-	printf("%7s %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %s\n", "PID", "USER",
-	       "COMMAND", "SESSION", "SERVICE", "LOCKED", "PINNED", "SOFT", "HARD",
-	       "POLICY", "VERDICT");
+	printf("%7s %-12s %-15s %7s %-10s %9s %9s %9s %9s  %-22s %-7s %s\n", "PID",
+	       "USER", "COMMAND", "SESSION", "SERVICE", "LOCKED", "PINNED", "SOFT", "HARD",
+	       "POLICY", "VERDICT", "LAYER");
 	for (i = 0; i < scan->n_procs; i++)
 		print_process(scan, &scan->procs[i]);
 	printf("\n%-12s %9s %9s %9s %13s\n", "USER", "PROCESSES", "LOCKED", "PINNED",

@@ -404,25 +404,7 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 		cli_json_string(&j, e->policy.files[i].name);
 	cli_json_close_array(&j);
 	cli_json_key(&j, "machine");
-	cli_json_open_object(&j);
-	cli_json_key(&j, "ram");
-	cli_json_uint(&j, e->machine.ram);
-	cli_json_key(&j, "page_size");
-	cli_json_uint(&j, e->machine.page_size);
-	/* Which facts are given, not this machine's: the whole answer is
-	 * then about another host. */
-	cli_json_key(&j, "hypothetical");
-	cli_json_bool(&j, cli_hypothetical(options));
-	cli_json_key(&j, "assumed");
-	cli_json_open_array(&j);
-	if (options->assume.ram != 0)
-		cli_json_string(&j, "ram");
-	if (options->assume.page_size != 0)
-		cli_json_string(&j, "page_size");
-	if (options->kernel != NULL)
-		cli_json_string(&j, "kernel");
-	cli_json_close_array(&j);
-	cli_json_close_object(&j);
+	cli_json_machine(&j, &e->machine, options);
 	cli_json_key(&j, "rule");
 	if (d->rule != NULL) {
 		json_open_rule(&j, e, d->rule);

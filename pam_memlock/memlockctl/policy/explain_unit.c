@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/json.h"
 #include "output/text.h"
 #include "evaluate.h"
 #include "size.h"
@@ -104,6 +105,132 @@ static void print_unit(const struct pml_policy *policy, const char *name,
 	}
 }
 
+/* The generator's action, for JSON. */
+static const char *const action_names[] = {
+	[PML_UNIT_NO_RULE] = "no_rule",
+	[PML_UNIT_NO_PROCESS] = "no_process",
+	[PML_UNIT_MASKED] = "masked",
+	[PML_UNIT_ADMIN] = "admin",
+	[PML_UNIT_KEEP] = "keep",
+	[PML_UNIT_WRITE] = "write",
+};
+
+static void json_string_or_null(struct cli_json *j, const char *key, const char *value)
+{
+	cli_json_key(j, key);
+	cli_json_string(j, value[0] != '\0' ? value : NULL);
+}
+
+/* A LimitMEMLOCK= the unit's files set: {"soft", "hard", "file", "line"}. */
+static void json_value(struct cli_json *j, const char *key, const struct pml_unit_value *v)
+{
+	cli_json_key(j, key);
+	if (!v->set) {
+		cli_json_null(j);
+		return;
+	}
+	cli_json_open_object(j);
+	cli_json_key(j, "soft");
+	cli_json_bytes(j, v->soft);
+	cli_json_key(j, "hard");
+	cli_json_bytes(j, v->hard);
+	cli_json_key(j, "file");
+	cli_json_string(j, v->file);
+	cli_json_key(j, "line");
+	cli_json_uint(j, v->line);
+	cli_json_close_object(j);
+}
+
+/* The same facts as print_unit, and the instance NAME stands for. */
+static void print_json(const struct pml_policy *policy, const char *asked, const char *name,
+		       const struct pml_unit_files *files, const struct pml_unit_decision *d,
+		       const struct cli_options *options)
+{
+	char dropin[1024];
+	struct cli_json j;
+	size_t i;
+
+	cli_json_start(&j, stdout);
+	cli_json_open_object(&j);
+	cli_json_key(&j, "unit");
+	cli_json_string(&j, name);
+	cli_json_key(&j, "instance");
+	cli_json_string(&j, asked != name ? asked : NULL);
+	cli_json_key(&j, "files");
+	cli_json_open_array(&j);
+	for (i = 0; i < policy->n_files; i++)
+		cli_json_string(&j, policy->files[i].name);
+	cli_json_close_array(&j);
+	cli_json_key(&j, "machine");
+	cli_json_machine(&j, &d->machine, options);
+	json_string_or_null(&j, "unit_file", files->path);
+	cli_json_key(&j, "masked");
+	cli_json_bool(&j, files->masked);
+	cli_json_key(&j, "rule");
+	if (d->rule != NULL) {
+		cli_json_open_object(&j);
+		cli_json_key(&j, "file");
+		cli_json_string(&j, pml_policy_file_name(policy, d->rule->at));
+		cli_json_key(&j, "line");
+		cli_json_uint(&j, d->rule->at.line);
+		cli_json_close_object(&j);
+	} else {
+		cli_json_null(&j);
+	}
+	cli_json_key(&j, "mode");
+	cli_json_string(&j, d->rule != NULL ? pml_mode_name(d->decision.mode->mode) : NULL);
+	cli_json_key(&j, "soft");
+	if (d->rule != NULL)
+		cli_json_bytes(&j, d->decision.soft.bytes);
+	else
+		cli_json_null(&j);
+	cli_json_key(&j, "hard");
+	if (d->rule != NULL)
+		cli_json_bytes(&j, d->decision.hard.bytes);
+	else
+		cli_json_null(&j);
+	/* The base of a share: RAM, or the unit's MemoryMax= below it. */
+	cli_json_key(&j, "base");
+	if (d->rule != NULL &&
+	    (d->decision.soft.share_of != NULL || d->decision.hard.share_of != NULL)) {
+		cli_json_open_object(&j);
+		cli_json_key(&j, "bytes");
+		cli_json_bytes(&j, d->machine.available.bytes);
+		json_string_or_null(&j, "from", d->machine.available.from);
+		cli_json_close_object(&j);
+	} else {
+		cli_json_null(&j);
+	}
+	json_value(&j, "own", &files->limit);
+	json_string_or_null(&j, "masked_by", files->masked_by);
+	cli_json_key(&j, "action");
+	cli_json_string(&j, action_names[d->action]);
+	cli_json_key(&j, "dropin");
+	if (d->action == PML_UNIT_WRITE) {
+		snprintf(dropin, sizeof(dropin), "%s.d/%s", name, PML_UNIT_DROPIN);
+		cli_json_open_object(&j);
+		cli_json_key(&j, "file");
+		cli_json_string(&j, dropin);
+		cli_json_key(&j, "soft");
+		cli_json_bytes(&j, d->soft);
+		cli_json_key(&j, "hard");
+		cli_json_bytes(&j, d->hard);
+		cli_json_close_object(&j);
+	} else {
+		cli_json_null(&j);
+	}
+	cli_json_key(&j, "why");
+	cli_json_string(&j, d->action != PML_UNIT_WRITE ? actions[d->action] : NULL);
+	if (d->action == PML_UNIT_WRITE)
+		json_value(&j, "overridden", &files->later);
+	else {
+		cli_json_key(&j, "overridden");
+		cli_json_null(&j);
+	}
+	cli_json_close_object(&j);
+	cli_json_finish(&j);
+}
+
 int cli_explain_unit(const struct cli_options *options)
 {
 	struct cli_source source;
@@ -131,8 +258,7 @@ int cli_explain_unit(const struct cli_options *options)
 	rc = files == NULL ? -1 : pml_unit_path_init(&path, getenv("SYSTEMD_UNIT_PATH"));
 	/* An instance no rule names outright has no drop-in of its own: the
 	 * generator's is its template's, as its file is. */
-	if (pml_unit_template(name, template, sizeof(template)) && !pml_unit_named(&policy, name))
-		name = template;
+	name = pml_unit_covering(&policy, name, template, sizeof(template));
 	if (rc == 0) {
 		rc = pml_unit_read(&path, name, machine.ram, &log, files);
 		pml_unit_path_free(&path);
@@ -140,13 +266,17 @@ int cli_explain_unit(const struct cli_options *options)
 	if (rc == 0) {
 		cli_note_source(stderr, &source);
 		pml_unit_decide(&policy, name, files, &machine, &d);
-		if (name != options->unit) {
-			printf("instance:   ");
-			cli_print_quoted(stdout, options->unit);
-			printf(", which its template's drop-in covers\n");
+		if (options->json) {
+			print_json(&policy, options->unit, name, files, &d, options);
+		} else {
+			if (name != options->unit) {
+				printf("instance:   ");
+				cli_print_quoted(stdout, options->unit);
+				printf(", which its template's drop-in covers\n");
+			}
+			cli_print_hypothetical(&machine, options);
+			print_unit(&policy, name, files, &d);
 		}
-		cli_print_hypothetical(&machine, options);
-		print_unit(&policy, name, files, &d);
 	} else {
 		fprintf(stderr, "memlockctl: out of memory\n");
 	}

@@ -4,7 +4,7 @@
  * pam_memlock answered by the same pml_evaluate call as `explain`, and
  * pam_limits by its model (limits.c).
  */
-#include "path.h"
+#include "modules.h"
 
 #include <errno.h>
 #include <stdio.h>

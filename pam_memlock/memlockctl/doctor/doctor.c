@@ -21,7 +21,7 @@
 
 #include "output/json.h"
 #include "output/text.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 #include "slurm.h"
 
 /* Files that pam.d holds as building blocks for other stacks, not as
@@ -96,7 +96,7 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 	for (k = 0; doc_service_dirs[k] != NULL; k++) {
 		char **names;
 		size_t n;
-		int rc = doc_list_dir(d->root, doc_service_dirs[k], NULL, &names, &n);
+		int rc = dirfd_list_dir(d->root, doc_service_dirs[k], NULL, &names, &n);
 
 		if (rc < 0) {
 			fprintf(stderr, "memlockctl: cannot list %s%s: %s\n", d->root,
@@ -119,9 +119,9 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 				char **grown = realloc(all, (n_all + 1) * sizeof(char *));
 
 				if (grown == NULL) {
-					doc_names_free(names + i, n - i);
+					dirfd_names_free(names + i, n - i);
 					free(names);
-					doc_names_free(all, n_all);
+					dirfd_names_free(all, n_all);
 					return -ENOMEM;
 				}
 				all = grown;
@@ -203,7 +203,7 @@ static bool module_installed(const char *root)
 
 	for (i = 0; doc_module_dirs[i] != NULL; i++) {
 		snprintf(path, sizeof(path), "%s/pam_memlock.so", doc_module_dirs[i]);
-		if (doc_exists(root, path))
+		if (dirfd_exists(root, path))
 			return true;
 	}
 	return false;
@@ -216,14 +216,14 @@ static bool module_installed(const char *root)
  * "CapBnd:\t<hex>" of ROOT/proc/1/status. */
 static void probe_bounding_set(struct doctor *d)
 {
-	struct doc_text text;
+	struct dirfd_text text;
 	const char *line;
 	unsigned long long set;
 	char *end;
 
 	d->cap_known = false;
 	snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status has no CapBnd line");
-	if (doc_read(d->root, "/proc/1/status", &text) < 0) {
+	if (dirfd_read(d->root, "/proc/1/status", &text) < 0) {
 		snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status is unreadable");
 		return;
 	}
@@ -237,13 +237,13 @@ static void probe_bounding_set(struct doctor *d)
 				 d->cap_resource ? "CAP_SYS_RESOURCE" : "no CAP_SYS_RESOURCE");
 		}
 	}
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 }
 
 static void probe(struct doctor *d)
 {
 	struct utsname uts;
-	struct doc_text text;
+	struct dirfd_text text;
 
 	doc_libpam_probe(d->root, &d->libpam);
 	doc_os_probe(d->root, &d->os);
@@ -251,19 +251,19 @@ static void probe(struct doctor *d)
 	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->module_installed = module_installed(d->root);
-	d->profile_shipped = doc_exists(d->root, PAM_CONFIGS_PROFILE);
+	d->profile_shipped = dirfd_exists(d->root, PAM_CONFIGS_PROFILE);
 	d->pid1_soft.known = d->pid1_hard.known = false;
 	probe_bounding_set(d);
 	if (d->root[0] != '\0') {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "unknown under --root");
 		return;
 	}
-	if (doc_read("", "/proc/1/limits", &text) == 0) {
+	if (dirfd_read("", "/proc/1/limits", &text) == 0) {
 		if (doc_parse_proc_limits(text.data, &d->pid1_soft, &d->pid1_hard) == 0)
 			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits");
 		else
 			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits has no memlock line");
-		doc_text_free(&text);
+		dirfd_text_free(&text);
 	} else {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits is unreadable");
 	}
@@ -331,7 +331,7 @@ static int check_classes(const struct doctor *d, const char *service, struct doc
 int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool *all_ok)
 {
 	struct doctor d = { .options = options,
-			    .root = doc_root_canonical(options->root),
+			    .root = dirfd_root_canonical(options->root),
 			    .class_rule = -1 };
 	char **names = NULL;
 	size_t n_names = 0, n, i;
@@ -387,7 +387,7 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		doc_stack_free(&st);
 		free(p);
 	}
-	doc_names_free(names, n_names);
+	dirfd_names_free(names, n_names);
 	doc_user_free(&d.user);
 	return CLI_EXIT_OK;
 }

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "pamline.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 /* libpam 1.5 nests includes until it has no file descriptor left for the
  * next: RLIMIT_NOFILE's usual 1,024, less what is open already. */
@@ -29,8 +29,8 @@ struct doc_line_seen {
 
 struct doc_file_seen {
 	const char *path; /* kept by the stack: every include of it shares it */
-	struct doc_text text;
-	int rc; /* doc_read's */
+	struct dirfd_text text;
+	int rc; /* dirfd_read's */
 	/* Its module lines read so far, by line, ascending. */
 	struct doc_line_seen *lines;
 	size_t n_lines, cap_lines;
@@ -216,7 +216,7 @@ static struct doc_file_seen *doc_read_once(struct doc_parser *p, const char *pat
 	if (f == NULL)
 		return NULL;
 	f->path = doc_keep_copy(p->stack, path);
-	f->rc = f->path != NULL ? doc_read(p->root, path, &f->text) : -ENOMEM;
+	f->rc = f->path != NULL ? dirfd_read(p->root, path, &f->text) : -ENOMEM;
 	if (f->rc == -ENOMEM) {
 		free(f);
 		return NULL;
@@ -285,7 +285,7 @@ static char *doc_find_file(struct doc_parser *p, const char *const *dirs, const 
 		char *path = strdup(name);
 
 		*oom = path == NULL;
-		if (path != NULL && !doc_exists(p->root, path)) {
+		if (path != NULL && !dirfd_exists(p->root, path)) {
 			free(path);
 			path = NULL;
 		}
@@ -298,7 +298,7 @@ static char *doc_find_file(struct doc_parser *p, const char *const *dirs, const 
 			*oom = true;
 			return NULL;
 		}
-		if (doc_exists(p->root, path))
+		if (dirfd_exists(p->root, path))
 			return path;
 		free(path);
 	}
@@ -368,12 +368,12 @@ static void doc_parser_free(struct doc_parser *p)
 
 	for (i = 0; i < p->n_files; i++) {
 		free(p->files[i]->lines);
-		doc_text_free(&p->files[i]->text);
+		dirfd_text_free(&p->files[i]->text);
 		free(p->files[i]);
 	}
 	free(p->files);
-	doc_names_free(p->modules_found, p->n_found);
-	doc_names_free(p->modules_missing, p->n_missing);
+	dirfd_names_free(p->modules_found, p->n_found);
+	dirfd_names_free(p->modules_missing, p->n_missing);
 }
 
 void doc_stack_free(struct doc_stack *s)

@@ -71,26 +71,54 @@ static const char *const systemd_only[] = { "systemd-user", "systemd-run0", NULL
 /*
  * "other" that refuses every session, as Fedora's and Arch's do (a lone
  * pam_deny), is no path: a service without a file of its own opens no
- * session there, by design.
+ * session there, by design.  ST: "other"'s walked stack.
  */
-static bool other_refuses(const struct doctor *d)
+static bool other_refuses(const struct doc_stack *st)
 {
-	struct doc_stack st;
-	bool refuses = false;
-
-	if (doc_stack_resolve_with(d->root, &d->libpam, "other", &st) == 0) {
-		doc_stack_walk(&st);
-		refuses = st.session_fails && st.n_problems == 0 && !st.from_other;
-	}
-	doc_stack_free(&st);
-	return refuses;
+	return st->session_fails && st->n_problems == 0 && !st->from_other;
 }
 
-/* Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
- * for names /etc/pam.d lacks. */
-static int list_services(const struct doctor *d, char ***out, size_t *n_out)
+/* The listed services' names and their resolved, walked stacks. */
+static void listed_free(char **names, struct doc_stack *stacks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		doc_stack_free(&stacks[i]);
+	free(stacks);
+	dirfd_names_free(names, n);
+}
+
+/* NAME and ST kept as the next listed service; -ENOMEM leaves them the
+ * caller's. */
+static int add_listed(char ***names, struct doc_stack **stacks, size_t *n, char *name,
+		      const struct doc_stack *st)
+{
+	char **grown = realloc(*names, (*n + 1) * sizeof(char *));
+	struct doc_stack *more;
+
+	if (grown == NULL)
+		return -ENOMEM;
+	*names = grown;
+	more = realloc(*stacks, (*n + 1) * sizeof(*more));
+	if (more == NULL)
+		return -ENOMEM;
+	*stacks = more;
+	(*names)[*n] = name;
+	(*stacks)[(*n)++] = *st;
+	return 0;
+}
+
+/*
+ * Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
+ * for names /etc/pam.d lacks.  Each stack is resolved and walked once,
+ * here: *STACKS_OUT keeps it for the check.
+ */
+static int list_services(const struct doctor *d, char ***out, struct doc_stack **stacks_out,
+			 size_t *n_out)
 {
 	char **all = NULL;
+	struct doc_stack *stacks = NULL;
 	size_t n_all = 0, k, i, j;
 
 	for (k = 0; doc_service_dirs[k] != NULL; k++) {
@@ -104,28 +132,33 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 			continue;
 		}
 		for (i = 0; i < n; i++) {
+			struct doc_stack st;
 			bool dup = false;
 
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
 			if (dup || doc_name_listed(building_blocks, names[i]) ||
-			    (d->init.kind == DOC_INIT_OPENRC && doc_name_listed(systemd_only, names[i])) ||
-			    !doc_service_has_session_with(d->root, &d->libpam, names[i]) ||
-			    (strcmp(names[i], "other") == 0 && other_refuses(d))) {
+			    (d->init.kind == DOC_INIT_OPENRC && doc_name_listed(systemd_only, names[i]))) {
 				free(names[i]);
 				continue;
 			}
-			{
-				char **grown = realloc(all, (n_all + 1) * sizeof(char *));
-
-				if (grown == NULL) {
-					dirfd_names_free(names + i, n - i);
-					free(names);
-					dirfd_names_free(all, n_all);
-					return -ENOMEM;
+			rc = doc_stack_resolve_with(d->root, &d->libpam, names[i], &st);
+			if (rc == 0) {
+				doc_stack_walk(&st);
+				if (!st.own_session ||
+				    (strcmp(names[i], "other") == 0 && other_refuses(&st))) {
+					doc_stack_free(&st);
+					free(names[i]);
+					continue;
 				}
-				all = grown;
-				all[n_all++] = names[i];
+				rc = add_listed(&all, &stacks, &n_all, names[i], &st);
+			}
+			if (rc < 0) {
+				doc_stack_free(&st);
+				dirfd_names_free(names + i, n - i);
+				free(names);
+				listed_free(all, stacks, n_all);
+				return rc;
 			}
 		}
 		free(names);
@@ -135,11 +168,15 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 		for (j = i + 1; j < n_all; j++)
 			if (strcmp(all[j], all[i]) < 0) {
 				char *t = all[i];
+				struct doc_stack s = stacks[i];
 
 				all[i] = all[j];
 				all[j] = t;
+				stacks[i] = stacks[j];
+				stacks[j] = s;
 			}
 	*out = all;
+	*stacks_out = stacks;
 	*n_out = n_all;
 	return 0;
 }
@@ -334,6 +371,7 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 			    .root = dirfd_root_canonical(options->root),
 			    .class_rule = -1 };
 	char **names = NULL;
+	struct doc_stack *stacks = NULL; /* the listed services' */
 	size_t n_names = 0, n, i;
 	int rc;
 
@@ -351,7 +389,7 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 	}
 	probe(&d);
 	if (options->n_services == 0) {
-		rc = list_services(&d, &names, &n_names);
+		rc = list_services(&d, &names, &stacks, &n_names);
 		if (rc < 0) {
 			fprintf(stderr, "memlockctl: out of memory\n");
 			doc_user_free(&d.user);
@@ -363,19 +401,22 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		v->head(&d, v->ctx);
 	for (i = 0; i < n; i++) {
 		const char *service = options->n_services > 0 ? options->services[i] : names[i];
-		struct doc_stack st;
+		struct doc_stack given, *st = stacks != NULL ? &stacks[i] : &given;
 		struct doc_path *p = malloc(sizeof(*p));
 
-		if (p == NULL || doc_stack_resolve_with(d.root, &d.libpam, service, &st) < 0) {
+		if (p == NULL ||
+		    (stacks == NULL && doc_stack_resolve_with(d.root, &d.libpam, service, st) < 0)) {
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
 			*all_ok = false;
 			break;
 		}
-		doc_stack_walk(&st);
-		check_one(&d, service, p, &st);
-		if (!d.have_user && check_classes(&d, service, p, &st) < 0) {
-			doc_stack_free(&st);
+		/* A listed service's stack was walked as it was listed. */
+		if (stacks == NULL)
+			doc_stack_walk(st);
+		check_one(&d, service, p, st);
+		if (!d.have_user && check_classes(&d, service, p, st) < 0) {
+			doc_stack_free(st);
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
 			*all_ok = false;
@@ -384,10 +425,11 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		if (!doc_verdict_is_fine(p->verdict))
 			*all_ok = false;
 		v->path(p, i + 1 == n, v->ctx);
-		doc_stack_free(&st);
+		doc_stack_free(st);
 		free(p);
 	}
-	dirfd_names_free(names, n_names);
+	/* doc_stack_free leaves a stack empty: those checked free again as none. */
+	listed_free(names, stacks, n_names);
 	doc_user_free(&d.user);
 	return CLI_EXIT_OK;
 }

@@ -759,6 +759,7 @@ int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
 	/* A service name is a file name in pam.d, never a path. */
 	if (strchr(service, '/') == NULL)
 		r = read_top(&p, service, true, &out->file, &found);
+	out->own_session = p.had_session;
 	if (r == READ_OK && p.rc == 0) {
 		/* "other" is read for every service; its session lines are
 		 * the stack of one that has none of its own. */
@@ -788,25 +789,11 @@ int doc_stack_resolve(const char *root, const char *service, struct doc_stack *o
 	return doc_stack_resolve_with(root, &libpam, service, out);
 }
 
-bool doc_service_has_session_with(const char *root, const struct doc_libpam *libpam,
-				  const char *service)
-{
-	struct doc_stack s;
-	struct doc_parser p = { .root = root, .libpam = libpam, .stack = &s };
-	const char *file;
-	bool found;
-
-	memset(&s, 0, sizeof(s));
-	read_top(&p, service, true, &file, &found);
-	doc_parser_free(&p);
-	doc_stack_free(&s);
-	return p.had_session;
-}
-
 bool doc_service_has_session(const char *root, const char *service)
 {
-	struct doc_libpam libpam;
+	struct doc_stack s;
+	bool has = doc_stack_resolve(root, service, &s) == 0 && s.own_session;
 
-	doc_libpam_probe(root, &libpam);
-	return doc_service_has_session_with(root, &libpam, service);
+	doc_stack_free(&s);
+	return has;
 }

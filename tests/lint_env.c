@@ -50,7 +50,7 @@ void load(const char *text, struct pml_policy *policy)
 		      "policy refused:\n%s", logged.text);
 }
 
-struct pml_lint_count counted;
+struct lint_count counted;
 
 unsigned lint(const char *text)
 {

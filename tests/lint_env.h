@@ -24,7 +24,7 @@ extern const struct pml_log log_to_buffer;
  * other known users have none to give. */
 extern const struct lint_names fake_nss;
 /* The kinds of the last lint(). */
-extern struct pml_lint_count counted;
+extern struct lint_count counted;
 
 /* Loads TEXT as "t.conf", with an empty `logged.text`; the case fails when
  * the policy is refused. */

@@ -15,7 +15,7 @@
 #include "fake_tree.h"
 #include "harness.h"
 #include "doctor/limits.h"
-#include "doctor/rootfs.h"
+#include "dirfd/dirfd.h"
 #include "doctor/units.h"
 
 static char root[64];
@@ -258,38 +258,38 @@ START_TEST(unit_lines_as_systemd_reads_them)
 }
 END_TEST
 
-/* /proc files report a size of 0: doc_read reads them to the end, so that
+/* /proc files report a size of 0: dirfd_read reads them to the end, so that
  * doctor sees PID 1's limits (it once read nothing and called them unknown). */
 START_TEST(proc_files_are_read_to_the_end)
 {
-	struct doc_text t;
+	struct dirfd_text t;
 	struct doc_value s, h;
 	char *big;
 	FILE *f;
 	char path[128];
 
-	ck_assert_int_eq(doc_read("", "/proc/self/limits", &t), 0);
+	ck_assert_int_eq(dirfd_read("", "/proc/self/limits", &t), 0);
 	ck_assert_ptr_nonnull(strstr(t.data, "Max locked memory"));
 	ck_assert_int_eq(doc_parse_proc_limits(t.data, &s, &h), 0);
 	ck_assert(s.known && h.known);
-	doc_text_free(&t);
-	/* A regular file of exactly DOC_FILE_MAX bytes is read; one more is too large. */
-	big = malloc(DOC_FILE_MAX + 1);
+	dirfd_text_free(&t);
+	/* A regular file of exactly DIRFD_FILE_MAX bytes is read; one more is too large. */
+	big = malloc(DIRFD_FILE_MAX + 1);
 	ck_assert_ptr_nonnull(big);
-	memset(big, 'x', DOC_FILE_MAX + 1);
+	memset(big, 'x', DIRFD_FILE_MAX + 1);
 	snprintf(path, sizeof(path), "%s/big", root);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(big, 1, DOC_FILE_MAX, f), DOC_FILE_MAX);
+	ck_assert_uint_eq(fwrite(big, 1, DIRFD_FILE_MAX, f), DIRFD_FILE_MAX);
 	fclose(f);
-	ck_assert_int_eq(doc_read(root, "/big", &t), 0);
-	ck_assert_uint_eq(t.len, DOC_FILE_MAX);
-	doc_text_free(&t);
+	ck_assert_int_eq(dirfd_read(root, "/big", &t), 0);
+	ck_assert_uint_eq(t.len, DIRFD_FILE_MAX);
+	dirfd_text_free(&t);
 	f = fopen(path, "a");
 	ck_assert_ptr_nonnull(f);
 	fputc('x', f);
 	fclose(f);
-	ck_assert_int_eq(doc_read(root, "/big", &t), -EFBIG);
+	ck_assert_int_eq(dirfd_read(root, "/big", &t), -EFBIG);
 	free(big);
 }
 END_TEST

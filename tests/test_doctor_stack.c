@@ -15,7 +15,7 @@
 #include "fake_tree.h"
 #include "harness.h"
 #include "doctor/pamstack.h"
-#include "doctor/rootfs.h"
+#include "dirfd/dirfd.h"
 
 static char root[64];
 
@@ -414,10 +414,10 @@ START_TEST(paths_resolve_inside_the_root_both_ways)
 	for (i = 0; i < sizeof(tricks) / sizeof(tricks[0]); i++) {
 		snprintf(link, sizeof(link), "%s%s", root, tricks[i][1]);
 		ck_assert_int_eq(stat(link, &want), 0);
-		fd = doc_open_path(root, tricks[i][0], false, &got);
+		fd = dirfd_open_path(root, tricks[i][0], false, &got);
 		ck_assert_int_ge(fd, 0);
 		close(fd);
-		fd = doc_open_path_walk(root, tricks[i][0], false, &wk);
+		fd = dirfd_open_path_walk(root, tricks[i][0], false, &wk);
 		ck_assert_int_ge(fd, 0);
 		close(fd);
 		ck_assert(got.st_ino == want.st_ino && wk.st_ino == want.st_ino);
@@ -429,18 +429,18 @@ START_TEST(paths_resolve_inside_the_root_both_ways)
 	snprintf(link, sizeof(link), "%s/escape", root);
 	snprintf(outside + strlen(outside), sizeof(outside) - strlen(outside), "/secret");
 	ck_assert_int_eq(symlink(outside, link), 0);
-	ck_assert_int_eq(doc_open_path(root, "/escape", false, &got), -ENOENT);
-	ck_assert_int_eq(doc_open_path_walk(root, "/escape", false, &got), -ENOENT);
+	ck_assert_int_eq(dirfd_open_path(root, "/escape", false, &got), -ENOENT);
+	ck_assert_int_eq(dirfd_open_path_walk(root, "/escape", false, &got), -ENOENT);
 	/* Unless the link is not followed: then it is the link. */
-	fd = doc_open_path_walk(root, "/escape", true, &got);
+	fd = dirfd_open_path_walk(root, "/escape", true, &got);
 	ck_assert_int_ge(fd, 0);
 	ck_assert(S_ISLNK(got.st_mode));
 	close(fd);
 	/* A loop of links. */
 	snprintf(link, sizeof(link), "%s/loop", root);
 	ck_assert_int_eq(symlink("/loop", link), 0);
-	ck_assert_int_eq(doc_open_path_walk(root, "/loop", false, &got), -ELOOP);
-	ck_assert_int_eq(doc_open_path(root, "/loop", false, &got), -ELOOP);
+	ck_assert_int_eq(dirfd_open_path_walk(root, "/loop", false, &got), -ELOOP);
+	ck_assert_int_eq(dirfd_open_path(root, "/loop", false, &got), -ELOOP);
 	*strrchr(outside, '/') = '\0';
 	snprintf(link, sizeof(link), "rm -rf '%s'", outside);
 	ck_assert_int_eq(system(link), 0);

@@ -166,7 +166,7 @@ static void assert_lint_ring(const char *text, uint64_t ring, unsigned count,
 			     const char *lines)
 {
 	struct pml_policy policy;
-	struct pml_lint_count got;
+	struct lint_count got;
 
 	load(text, &policy);
 	got = lint_ring(&policy, &machine, ring, 4096, "6.18.1", &log_to_buffer);

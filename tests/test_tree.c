@@ -220,14 +220,14 @@ START_TEST(replaced_keys_are_recorded)
 }
 END_TEST
 
-static struct pml_lint_count lint_tree(void)
+static struct lint_count lint_tree(void)
 {
 	const struct pml_machine machine = {
 		.ram = (uint64_t)16 << 30, .page_size = 4096,
 		.available = { .bytes = (uint64_t)16 << 30 },
 	};
 	struct pml_policy policy;
-	struct pml_lint_count count;
+	struct lint_count count;
 
 	ck_assert_msg(load(NULL, NULL, &policy) == 0, "%s", logged.text);
 	count = lint_policy(&policy, &machine, NULL, &log_to_buffer);
@@ -240,7 +240,7 @@ static struct pml_lint_count lint_tree(void)
  * replaced: nothing to say. */
 START_TEST(key_two_dropins_set_is_a_warning)
 {
-	struct pml_lint_count count;
+	struct lint_count count;
 
 	put("memlock.conf", "limit = \"8 MiB\";\nmode = \"raise\";\n");
 	put("memlock.d/50-site.conf", "limit = \"1%\";\nmode = \"raise\";\n");

@@ -188,23 +188,13 @@ int pml_unit_dropin_text(const struct pml_policy *policy, const char *name,
 			pml_unit_section(name), soft, hard);
 }
 
-int pml_unit_generate(const struct pml_policy *policy, const struct pml_unit_path *path,
-		      const struct pml_machine *machine, const char *name,
-		      const struct pml_log *log, struct pml_unit_files *files,
-		      struct pml_unit_decision *d, char *buf, size_t len)
+bool pml_unit_template(const char *name, char *buf, size_t len)
 {
-	int rc = pml_unit_read(path, name, machine->ram, log, files);
+	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
 
-	if (len > 0)
-		buf[0] = '\0';
-	if (rc < 0)
-		return rc;
-	pml_unit_decide(policy, name, files, machine, d);
-	if (d->action != PML_UNIT_WRITE)
-		return 0;
-	if ((size_t)pml_unit_dropin_text(policy, name, d, buf, len) >= len)
-		return -ENAMETOOLONG;
-	return 0;
+	if (at == NULL || dot == NULL || dot <= at + 1)
+		return false;
+	return (size_t)snprintf(buf, len, "%.*s%s", (int)(at + 1 - name), name, dot) < len;
 }
 
 const char *pml_unit_covering(const struct pml_policy *policy, const char *name, char *buf,

@@ -24,15 +24,6 @@
 /* Larger unit files are skipped: no real one comes near. */
 #define UNIT_FILE_MAX (1024 * 1024)
 
-bool pml_unit_template(const char *name, char *buf, size_t len)
-{
-	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
-
-	if (at == NULL || dot == NULL || dot <= at + 1)
-		return false;
-	return (size_t)snprintf(buf, len, "%.*s%s", (int)(at + 1 - name), name, dot) < len;
-}
-
 /* One number with an optional 1024-based suffix, as systemd's sizes. */
 static int parse_bytes(const char *text, uint64_t *out)
 {
@@ -581,4 +572,23 @@ void pml_unit_names_free(char **names, size_t n)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+int pml_unit_generate(const struct pml_policy *policy, const struct pml_unit_path *path,
+		      const struct pml_machine *machine, const char *name,
+		      const struct pml_log *log, struct pml_unit_files *files,
+		      struct pml_unit_decision *d, char *buf, size_t len)
+{
+	int rc = pml_unit_read(path, name, machine->ram, log, files);
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (rc < 0)
+		return rc;
+	pml_unit_decide(policy, name, files, machine, d);
+	if (d->action != PML_UNIT_WRITE)
+		return 0;
+	if ((size_t)pml_unit_dropin_text(policy, name, d, buf, len) >= len)
+		return -ENAMETOOLONG;
+	return 0;
 }

@@ -21,7 +21,7 @@
 
 #include "output/json.h"
 #include "output/text.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 #include "slurm.h"
 #include "unitrules.h"
 
@@ -72,32 +72,60 @@ static const char *const systemd_only[] = { "systemd-user", "systemd-run0", NULL
 /*
  * "other" that refuses every session, as Fedora's and Arch's do (a lone
  * pam_deny), is no path: a service without a file of its own opens no
- * session there, by design.
+ * session there, by design.  ST: "other"'s walked stack.
  */
-static bool other_refuses(const struct doctor *d)
+static bool other_refuses(const struct doc_stack *st)
 {
-	struct doc_stack st;
-	bool refuses = false;
-
-	if (doc_stack_resolve_with(d->root, &d->libpam, "other", &st) == 0) {
-		doc_stack_walk(&st);
-		refuses = st.session_fails && st.n_problems == 0 && !st.from_other;
-	}
-	doc_stack_free(&st);
-	return refuses;
+	return st->session_fails && st->n_problems == 0 && !st->from_other;
 }
 
-/* Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
- * for names /etc/pam.d lacks. */
-static int list_services(const struct doctor *d, char ***out, size_t *n_out)
+/* The listed services' names and their resolved, walked stacks. */
+static void listed_free(char **names, struct doc_stack *stacks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		doc_stack_free(&stacks[i]);
+	free(stacks);
+	dirfd_names_free(names, n);
+}
+
+/* NAME and ST kept as the next listed service; -ENOMEM leaves them the
+ * caller's. */
+static int add_listed(char ***names, struct doc_stack **stacks, size_t *n, char *name,
+		      const struct doc_stack *st)
+{
+	char **grown = realloc(*names, (*n + 1) * sizeof(char *));
+	struct doc_stack *more;
+
+	if (grown == NULL)
+		return -ENOMEM;
+	*names = grown;
+	more = realloc(*stacks, (*n + 1) * sizeof(*more));
+	if (more == NULL)
+		return -ENOMEM;
+	*stacks = more;
+	(*names)[*n] = name;
+	(*stacks)[(*n)++] = *st;
+	return 0;
+}
+
+/*
+ * Every service with a session stack: /etc/pam.d, then /usr/lib/pam.d
+ * for names /etc/pam.d lacks.  Each stack is resolved and walked once,
+ * here: *STACKS_OUT keeps it for the check.
+ */
+static int list_services(const struct doctor *d, char ***out, struct doc_stack **stacks_out,
+			 size_t *n_out)
 {
 	char **all = NULL;
+	struct doc_stack *stacks = NULL;
 	size_t n_all = 0, k, i, j;
 
 	for (k = 0; doc_service_dirs[k] != NULL; k++) {
 		char **names;
 		size_t n;
-		int rc = doc_list_dir(d->root, doc_service_dirs[k], NULL, &names, &n);
+		int rc = dirfd_list_dir(d->root, doc_service_dirs[k], NULL, &names, &n);
 
 		if (rc < 0) {
 			fprintf(stderr, "memlockctl: cannot list %s%s: %s\n", d->root,
@@ -105,28 +133,33 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 			continue;
 		}
 		for (i = 0; i < n; i++) {
+			struct doc_stack st;
 			bool dup = false;
 
 			for (j = 0; j < n_all && !dup; j++)
 				dup = strcmp(all[j], names[i]) == 0;
 			if (dup || doc_name_listed(building_blocks, names[i]) ||
-			    (d->init.kind == DOC_INIT_OPENRC && doc_name_listed(systemd_only, names[i])) ||
-			    !doc_service_has_session_with(d->root, &d->libpam, names[i]) ||
-			    (strcmp(names[i], "other") == 0 && other_refuses(d))) {
+			    (d->init.kind == DOC_INIT_OPENRC && doc_name_listed(systemd_only, names[i]))) {
 				free(names[i]);
 				continue;
 			}
-			{
-				char **grown = realloc(all, (n_all + 1) * sizeof(char *));
-
-				if (grown == NULL) {
-					doc_names_free(names + i, n - i);
-					free(names);
-					doc_names_free(all, n_all);
-					return -ENOMEM;
+			rc = doc_stack_resolve_with(d->root, &d->libpam, names[i], &st);
+			if (rc == 0) {
+				doc_stack_walk(&st);
+				if (!st.own_session ||
+				    (strcmp(names[i], "other") == 0 && other_refuses(&st))) {
+					doc_stack_free(&st);
+					free(names[i]);
+					continue;
 				}
-				all = grown;
-				all[n_all++] = names[i];
+				rc = add_listed(&all, &stacks, &n_all, names[i], &st);
+			}
+			if (rc < 0) {
+				doc_stack_free(&st);
+				dirfd_names_free(names + i, n - i);
+				free(names);
+				listed_free(all, stacks, n_all);
+				return rc;
 			}
 		}
 		free(names);
@@ -136,11 +169,15 @@ static int list_services(const struct doctor *d, char ***out, size_t *n_out)
 		for (j = i + 1; j < n_all; j++)
 			if (strcmp(all[j], all[i]) < 0) {
 				char *t = all[i];
+				struct doc_stack s = stacks[i];
 
 				all[i] = all[j];
 				all[j] = t;
+				stacks[i] = stacks[j];
+				stacks[j] = s;
 			}
 	*out = all;
+	*stacks_out = stacks;
 	*n_out = n_all;
 	return 0;
 }
@@ -204,7 +241,7 @@ static bool module_installed(const char *root)
 
 	for (i = 0; doc_module_dirs[i] != NULL; i++) {
 		snprintf(path, sizeof(path), "%s/pam_memlock.so", doc_module_dirs[i]);
-		if (doc_exists(root, path))
+		if (dirfd_exists(root, path))
 			return true;
 	}
 	return false;
@@ -217,14 +254,14 @@ static bool module_installed(const char *root)
  * "CapBnd:\t<hex>" of ROOT/proc/1/status. */
 static void probe_bounding_set(struct doctor *d)
 {
-	struct doc_text text;
+	struct dirfd_text text;
 	const char *line;
 	unsigned long long set;
 	char *end;
 
 	d->cap_known = false;
 	snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status has no CapBnd line");
-	if (doc_read(d->root, "/proc/1/status", &text) < 0) {
+	if (dirfd_read(d->root, "/proc/1/status", &text) < 0) {
 		snprintf(d->cap_note, sizeof(d->cap_note), "/proc/1/status is unreadable");
 		return;
 	}
@@ -238,13 +275,13 @@ static void probe_bounding_set(struct doctor *d)
 				 d->cap_resource ? "CAP_SYS_RESOURCE" : "no CAP_SYS_RESOURCE");
 		}
 	}
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 }
 
 static void probe(struct doctor *d)
 {
 	struct utsname uts;
-	struct doc_text text;
+	struct dirfd_text text;
 
 	doc_libpam_probe(d->root, &d->libpam);
 	doc_os_probe(d->root, &d->os);
@@ -252,19 +289,19 @@ static void probe(struct doctor *d)
 	probe_limits(d);
 	snprintf(d->release, sizeof(d->release), "%s", uname(&uts) == 0 ? uts.release : "");
 	d->module_installed = module_installed(d->root);
-	d->profile_shipped = doc_exists(d->root, PAM_CONFIGS_PROFILE);
+	d->profile_shipped = dirfd_exists(d->root, PAM_CONFIGS_PROFILE);
 	d->pid1_soft.known = d->pid1_hard.known = false;
 	probe_bounding_set(d);
 	if (d->root[0] != '\0') {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "unknown under --root");
 		return;
 	}
-	if (doc_read("", "/proc/1/limits", &text) == 0) {
+	if (dirfd_read("", "/proc/1/limits", &text) == 0) {
 		if (doc_parse_proc_limits(text.data, &d->pid1_soft, &d->pid1_hard) == 0)
 			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits");
 		else
 			snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits has no memlock line");
-		doc_text_free(&text);
+		dirfd_text_free(&text);
 	} else {
 		snprintf(d->pid1_note, sizeof(d->pid1_note), "/proc/1/limits is unreadable");
 	}
@@ -332,9 +369,10 @@ static int check_classes(const struct doctor *d, const char *service, struct doc
 int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool *all_ok)
 {
 	struct doctor d = { .options = options,
-			    .root = doc_root_canonical(options->root),
+			    .root = dirfd_root_canonical(options->root),
 			    .class_rule = -1 };
 	char **names = NULL;
+	struct doc_stack *stacks = NULL; /* the listed services' */
 	size_t n_names = 0, n, i;
 	int rc;
 
@@ -352,7 +390,7 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 	}
 	probe(&d);
 	if (options->n_services == 0) {
-		rc = list_services(&d, &names, &n_names);
+		rc = list_services(&d, &names, &stacks, &n_names);
 		if (rc < 0) {
 			fprintf(stderr, "memlockctl: out of memory\n");
 			doc_user_free(&d.user);
@@ -364,19 +402,22 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		v->head(&d, v->ctx);
 	for (i = 0; i < n; i++) {
 		const char *service = options->n_services > 0 ? options->services[i] : names[i];
-		struct doc_stack st;
+		struct doc_stack given, *st = stacks != NULL ? &stacks[i] : &given;
 		struct doc_path *p = malloc(sizeof(*p));
 
-		if (p == NULL || doc_stack_resolve_with(d.root, &d.libpam, service, &st) < 0) {
+		if (p == NULL ||
+		    (stacks == NULL && doc_stack_resolve_with(d.root, &d.libpam, service, st) < 0)) {
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
 			*all_ok = false;
 			break;
 		}
-		doc_stack_walk(&st);
-		check_one(&d, service, p, &st);
-		if (!d.have_user && check_classes(&d, service, p, &st) < 0) {
-			doc_stack_free(&st);
+		/* A listed service's stack was walked as it was listed. */
+		if (stacks == NULL)
+			doc_stack_walk(st);
+		check_one(&d, service, p, st);
+		if (!d.have_user && check_classes(&d, service, p, st) < 0) {
+			doc_stack_free(st);
 			free(p);
 			fprintf(stderr, "memlockctl: out of memory\n");
 			*all_ok = false;
@@ -385,10 +426,11 @@ int doc_run(const struct cli_options *options, const struct doc_visitor *v, bool
 		if (!doc_verdict_is_fine(p->verdict))
 			*all_ok = false;
 		v->path(p, i + 1 == n, v->ctx);
-		doc_stack_free(&st);
+		doc_stack_free(st);
 		free(p);
 	}
-	doc_names_free(names, n_names);
+	/* doc_stack_free leaves a stack empty: those checked free again as none. */
+	listed_free(names, stacks, n_names);
 	doc_user_free(&d.user);
 	return CLI_EXIT_OK;
 }
@@ -453,7 +495,7 @@ static void report_unit(const struct doc_unit *u, void *ctx)
 static int report_units(struct report *r, bool *all_ok)
 {
 	const struct cli_options *o = r->options;
-	const struct doctor d = { .options = o, .root = doc_root_canonical(o->root) };
+	const struct doctor d = { .options = o, .root = dirfd_root_canonical(o->root) };
 	int rc;
 
 	if (o->json) {

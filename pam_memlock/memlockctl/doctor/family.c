@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "pamstack.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 static const char *const debian_ids[] = { "debian", "ubuntu", NULL };
 static const char *const fedora_ids[] = { "fedora", "rhel", "centos", NULL };
@@ -121,7 +121,7 @@ void doc_os_probe(const char *root, struct doc_os *out)
 {
 	/* os-release(5): /etc first, /usr/lib the vendor's fallback. */
 	static const char *const files[] = { "/etc/os-release", "/usr/lib/os-release", NULL };
-	struct doc_text text = { 0 };
+	struct dirfd_text text = { 0 };
 	char like[256];
 	const char *file = NULL, *w;
 	size_t i, wl;
@@ -129,10 +129,10 @@ void doc_os_probe(const char *root, struct doc_os *out)
 	memset(out, 0, sizeof(*out));
 	out->family = DOC_FAMILY_UNKNOWN;
 	for (i = 0; files[i] != NULL && file == NULL; i++)
-		if (doc_read(root, files[i], &text) == 0)
+		if (dirfd_read(root, files[i], &text) == 0)
 			file = files[i];
 	if (file == NULL) {
-		if (doc_exists(root, "/usr/share/doc/libpam-modules")) {
+		if (dirfd_exists(root, "/usr/share/doc/libpam-modules")) {
 			out->family = DOC_FAMILY_DEBIAN;
 			snprintf(out->why, sizeof(out->why),
 				 "no os-release; Debian's libpam-modules is installed");
@@ -145,7 +145,7 @@ void doc_os_probe(const char *root, struct doc_os *out)
 	os_value(text.data, "ID", out->id, sizeof(out->id));
 	os_value(text.data, "VERSION_ID", out->version_id, sizeof(out->version_id));
 	os_value(text.data, "ID_LIKE", like, sizeof(like));
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 	out->family = family_of_id(out->id, strlen(out->id));
 	if (out->family != DOC_FAMILY_UNKNOWN) {
 		snprintf(out->why, sizeof(out->why), "ID=%.60s in %s", out->id, file);
@@ -203,14 +203,14 @@ static void shared_names(enum doc_family family, const char *last, char *buf, si
 /* authselect's current profile (the first line of its authselect.conf). */
 static void authselect_profile(const char *root, char *buf, size_t len)
 {
-	struct doc_text text;
+	struct dirfd_text text;
 
 	snprintf(buf, len, "local");
-	if (doc_read(root, "/etc/authselect/authselect.conf", &text) < 0)
+	if (dirfd_read(root, "/etc/authselect/authselect.conf", &text) < 0)
 		return;
 	if (text.data[0] != '\0' && text.data[0] != '\n')
 		snprintf(buf, len, "%.*s", (int)strcspn(text.data, "\n"), text.data);
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 }
 
 /* Is FILE pam-config's link (/etc/pam.d/NAME to NAME-pc, which it
@@ -223,12 +223,12 @@ static bool pamconfig_link(const char *root, const char *file)
 
 	if (strncmp(file, "/etc/pam.d/", strlen("/etc/pam.d/")) != 0)
 		return false;
-	fd = doc_open_path(root, file, true, &st);
+	fd = dirfd_open_path(root, file, true, &st);
 	if (fd < 0)
 		return false;
 	close(fd);
 	snprintf(pc, sizeof(pc), "%s-pc", file);
-	return S_ISLNK(st.st_mode) && doc_exists(root, pc);
+	return S_ISLNK(st.st_mode) && dirfd_exists(root, pc);
 }
 
 void doc_family_fix(const char *root, enum doc_family family, const char *line,

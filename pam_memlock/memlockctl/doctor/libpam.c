@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 #ifndef PML_PAMMODDIR
 #define PML_PAMMODDIR "/usr/local/lib/security"
@@ -60,15 +60,15 @@ void doc_libpam_probe(const char *root, struct doc_libpam *out)
 	out->dialect = DOC_LIBPAM_1_6;
 	out->library[0] = '\0';
 	for (i = 0; library_paths[i] != NULL; i++) {
-		struct doc_text text;
+		struct dirfd_text text;
 
-		if (doc_read(root, library_paths[i], &text) < 0)
+		if (dirfd_read(root, library_paths[i], &text) < 0)
 			continue;
 		for (f = 0; f < N_OF(fingerprints); f++)
 			if (memmem(text.data, text.len, fingerprints[f].message,
 				   strlen(fingerprints[f].message)) != NULL)
 				break;
-		doc_text_free(&text);
+		dirfd_text_free(&text);
 		if (f < N_OF(fingerprints)) {
 			out->dialect = fingerprints[f].dialect;
 			snprintf(out->library, sizeof(out->library), "%s", library_paths[i]);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 #define LIMITS_CONF "/etc/security/limits.conf"
 #define LIMITS_DIR "/etc/security/limits.d"
@@ -199,7 +199,7 @@ static void depends(struct eval *e, unsigned line)
 /* The next record pam_limits reads from TEXT at *POS: a line, or up to
  * 1.5.3 a piece of at most 1,023 bytes of one.  Malloc'd; NULL at the end
  * (*oom on failure).  *LINENO is the physical line it starts on. */
-static char *next_record(const struct doc_text *text, enum doc_libpam_dialect dialect,
+static char *next_record(const struct dirfd_text *text, enum doc_libpam_dialect dialect,
 			 size_t *pos, unsigned *lineno, bool *at_line_start, bool *oom)
 {
 	size_t start = *pos, len = 0, max = dialect == DOC_LIBPAM_1_5 ? 1023 : SIZE_MAX;
@@ -342,7 +342,7 @@ static bool exempting_line(struct eval *e, unsigned lineno, char *f[4], enum ran
 
 /* One file; false when pam_limits stops (an exempting line matched, or no
  * memory: *oom). */
-static bool parse_file(struct eval *e, const struct doc_text *text, bool *oom)
+static bool parse_file(struct eval *e, const struct dirfd_text *text, bool *oom)
 {
 	bool at_line_start = true, go_on = true;
 	unsigned lineno = 0;
@@ -415,7 +415,7 @@ int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_resul
 	if (rc < 0)
 		return rc;
 	if (rq->conf == NULL) {
-		rc = doc_list_dir(rq->root, LIMITS_DIR, ".conf", &names, &n_names);
+		rc = dirfd_list_dir(rq->root, LIMITS_DIR, ".conf", &names, &n_names);
 		if (rc == -ENOMEM)
 			return rc;
 		for (i = 0; i < n_names && rc == 0; i++) {
@@ -425,15 +425,15 @@ int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_resul
 				sprintf(p, "%s/%s", LIMITS_DIR, names[i]);
 			rc = add_file(out, p);
 		}
-		doc_names_free(names, n_names);
+		dirfd_names_free(names, n_names);
 		if (rc < 0)
 			return rc;
 	}
 	for (i = 0; i < out->n_files; i++) {
-		struct doc_text text;
+		struct dirfd_text text;
 
 		e.file = out->files[i];
-		rc = doc_read(rq->root, e.file, &text);
+		rc = dirfd_read(rq->root, e.file, &text);
 		if (rc == -ENOMEM)
 			return rc;
 		/* From 1.6.0 a default limits.conf that is not there is none. */
@@ -448,14 +448,14 @@ int doc_limits_eval(const struct doc_limits_request *rq, struct doc_limits_resul
 			return 0;
 		}
 		if (!parse_file(&e, &text, &oom)) {
-			doc_text_free(&text);
+			dirfd_text_free(&text);
 			if (oom)
 				return -ENOMEM;
 			out->soft = (struct doc_limits_side){ rq->soft, DOC_RANK_NONE, NULL, 0 };
 			out->hard = (struct doc_limits_side){ rq->hard, DOC_RANK_NONE, NULL, 0 };
 			return 0;
 		}
-		doc_text_free(&text);
+		dirfd_text_free(&text);
 	}
 	out->sets = out->soft.rank != DOC_RANK_NONE || out->hard.rank != DOC_RANK_NONE;
 	/* pam_limits lowers soft to hard before setrlimit. */

@@ -4,7 +4,7 @@
  * pam_memlock answered by the same pml_evaluate call as `explain`, and
  * pam_limits by its model (limits.c).
  */
-#include "path.h"
+#include "modules.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 
 #include "apply.h"
 #include "evaluate.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 /* Raise mode is right to keep a higher start; a policy meant as a cap
  * is not one, and nothing else would say so.  Named where the mode is to
@@ -211,7 +211,7 @@ static int load_policy(const struct doctor *d, const char *conf, const struct pm
 		return rc;
 	if (conf[0] != '/')
 		return pml_policy_load(&rq->source, e->machine.page_size, log, &e->policy);
-	dir = doc_open_parent(d->root, conf);
+	dir = dirfd_open_parent(d->root, conf);
 	rc = pml_policy_load_at(dir, &rq->source, e->machine.page_size, log, &e->policy);
 	if (dir >= 0)
 		close(dir);
@@ -311,7 +311,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		/* Made-up members: doctor looks no one up who does not exist. */
 		rc = evaluate_class(d, p, conf, &rq, &log, &e);
 	} else if (conf[0] == '/') {
-		dir = doc_open_parent(d->root, conf);
+		dir = dirfd_open_parent(d->root, conf);
 		rc = pml_evaluate_at(dir, &rq, &log, &e);
 		if (dir >= 0)
 			close(dir);

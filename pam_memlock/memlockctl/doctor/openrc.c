@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 const char *const doc_init_names[DOC_INIT_COUNT] = {
 	[DOC_INIT_UNKNOWN] = "unknown",
@@ -45,7 +45,7 @@ static const struct {
 /* The target of ROOT's /sbin/init, when it is a link, into BUF. */
 static bool init_link(const char *root, char *buf, size_t len)
 {
-	int dir = doc_open_parent(root, "/sbin/init");
+	int dir = dirfd_open_parent(root, "/sbin/init");
 	ssize_t n;
 
 	if (dir < 0)
@@ -85,7 +85,7 @@ void doc_init_probe(const char *root, struct doc_init *out)
 		}
 	}
 	for (i = 0; i < N_OF(init_files); i++)
-		if (doc_exists(root, init_files[i].path)) {
+		if (dirfd_exists(root, init_files[i].path)) {
 			char link[sizeof(out->why)];
 
 			snprintf(link, sizeof(link), "%s", out->why);
@@ -94,7 +94,7 @@ void doc_init_probe(const char *root, struct doc_init *out)
 				 link[0] != '\0' ? ", " : "", init_files[i].path);
 			return;
 		}
-	if (doc_exists(root, "/etc/init.d") && doc_exists(root, "/etc/runlevels")) {
+	if (dirfd_exists(root, "/etc/init.d") && dirfd_exists(root, "/etc/runlevels")) {
 		out->kind = DOC_INIT_OPENRC;
 		snprintf(out->why, sizeof(out->why), "/etc/init.d and /etc/runlevels are there");
 		return;
@@ -232,12 +232,12 @@ static bool shell_word(const char *v, char *out, size_t len)
 static void scan_conf(const char *root, const char *path, struct rc_var vars[2])
 {
 	static const char *const names[] = { "rc_ulimit=", "RC_ULIMIT=" };
-	struct doc_text text;
+	struct dirfd_text text;
 	char *line, *next;
 	unsigned lineno = 0;
 	size_t k;
 
-	if (doc_read(root, path, &text) < 0)
+	if (dirfd_read(root, path, &text) < 0)
 		return;
 	for (line = text.data; line != NULL; line = next) {
 		next = strchr(line, '\n');
@@ -258,7 +258,7 @@ static void scan_conf(const char *root, const char *path, struct rc_var vars[2])
 			vars[k].line = lineno;
 		}
 	}
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 }
 
 /* conf.d/NAME.RUNLEVEL where it exists, else conf.d/NAME. */
@@ -268,7 +268,7 @@ static void scan_conf_d(const char *root, const char *name, size_t len, const ch
 	char path[DOC_PATH_MAX];
 
 	snprintf(path, sizeof(path), "/etc/conf.d/%.*s.%s", (int)len, name, runlevel);
-	if (!doc_exists(root, path))
+	if (!dirfd_exists(root, path))
 		snprintf(path, sizeof(path), "/etc/conf.d/%.*s", (int)len, name);
 	scan_conf(root, path, vars);
 }
@@ -281,16 +281,16 @@ static void runlevel_of(const char *root, const char *name, char *buf, size_t le
 	size_t n, i;
 
 	snprintf(buf, len, "default");
-	if (doc_list_dir(root, "/etc/runlevels", NULL, &levels, &n) < 0)
+	if (dirfd_list_dir(root, "/etc/runlevels", NULL, &levels, &n) < 0)
 		return;
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/etc/runlevels/%s/%s", levels[i], name);
-		if (doc_exists(root, path)) {
+		if (dirfd_exists(root, path)) {
 			snprintf(buf, len, "%s", levels[i]);
 			break;
 		}
 	}
-	doc_names_free(levels, n);
+	dirfd_names_free(levels, n);
 }
 
 static void kernel_start(struct doc_setting *v, char *release, size_t len)
@@ -316,14 +316,14 @@ static void script_start(const char *root, const char *name, struct doc_start *o
 	memset(vars, 0, sizeof(vars));
 	runlevel_of(root, name, runlevel, sizeof(runlevel));
 	scan_conf(root, "/etc/rc.conf", vars);
-	if (doc_list_dir(root, "/etc/rc.conf.d", ".conf", &confs, &n) == 0) {
+	if (dirfd_list_dir(root, "/etc/rc.conf.d", ".conf", &confs, &n) == 0) {
 		for (i = 0; i < n; i++) {
 			char path[DOC_PATH_MAX];
 
 			snprintf(path, sizeof(path), "/etc/rc.conf.d/%s", confs[i]);
 			scan_conf(root, path, vars);
 		}
-		doc_names_free(confs, n);
+		dirfd_names_free(confs, n);
 	}
 	/* net.eth0 reads conf.d/net first. */
 	if (dot != NULL && dot != name)
@@ -382,11 +382,11 @@ static bool getty_line(const char *line)
  * limit; without one (openrc-init), an agetty.* init script. */
 static bool inittab_start(const char *root, struct doc_start *out)
 {
-	struct doc_text text;
+	struct dirfd_text text;
 	char *line, *next, release[128];
 	unsigned lineno = 0;
 
-	if (doc_read(root, "/etc/inittab", &text) < 0)
+	if (dirfd_read(root, "/etc/inittab", &text) < 0)
 		return false;
 	for (line = text.data; line != NULL; line = next) {
 		next = strchr(line, '\n');
@@ -403,10 +403,10 @@ static bool inittab_start(const char *root, struct doc_start *out)
 		snprintf(out->value.what, sizeof(out->value.what),
 			 "init spawns \"%.150s\" with PID 1's limit, which it never changes: the kernel default for Linux %.100s",
 			 line, release);
-		doc_text_free(&text);
+		dirfd_text_free(&text);
 		return true;
 	}
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 	return false;
 }
 
@@ -434,7 +434,7 @@ static bool find_script(const char *root, const char *const *scripts, char *buf,
 	size_t n, i, s;
 	bool found = false;
 
-	if (doc_list_dir(root, "/etc/init.d", NULL, &names, &n) < 0)
+	if (dirfd_list_dir(root, "/etc/init.d", NULL, &names, &n) < 0)
 		return false;
 	for (s = 0; scripts[s] != NULL && !found; s++) {
 		size_t sl = strlen(scripts[s]);
@@ -447,7 +447,7 @@ static bool find_script(const char *root, const char *const *scripts, char *buf,
 				found = true;
 			}
 	}
-	doc_names_free(names, n);
+	dirfd_names_free(names, n);
 	return found;
 }
 

@@ -34,7 +34,7 @@ static bool ends_continued(char *start, char *end, char **at)
 /* pam_handlers.c's _pam_assemble_line, up to Linux-PAM 1.5.3. */
 static int next_line_15(struct doc_reader *r, char **line, unsigned *first)
 {
-	const struct doc_text *t = r->text;
+	const struct dirfd_text *t = r->text;
 	char buf[V15_BUF];
 	size_t p = 0, used = 0;
 
@@ -109,7 +109,7 @@ static bool append(char **a, size_t *len, const char *start, const char *end)
 /* pam_line.c's _pam_line_assemble, from Linux-PAM 1.6.0 on. */
 static int next_line_16(struct doc_reader *r, char **line, unsigned *first)
 {
-	const struct doc_text *t = r->text;
+	const struct dirfd_text *t = r->text;
 	char *a = NULL, *chunk = NULL;
 	size_t alen = 0;
 	int ret = 0;

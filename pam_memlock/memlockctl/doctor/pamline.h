@@ -25,10 +25,10 @@
 #include <stddef.h>
 
 #include "pamstack.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 struct doc_reader {
-	const struct doc_text *text;
+	const struct dirfd_text *text;
 	enum doc_libpam_dialect dialect;
 	size_t pos;	 /* the next byte to read */
 	unsigned lineno; /* physical lines read so far */

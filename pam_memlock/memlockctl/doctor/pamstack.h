@@ -128,6 +128,9 @@ struct doc_stack {
 	const char *service;
 	const char *file; /* where the session stack came from */
 	bool from_other;  /* no session line of its own: "other" */
+	/* SERVICE's own file (not "other") holds a session line, directly or
+	 * through an include: a service worth listing. */
+	bool own_session;
 	struct doc_handler *h;
 	size_t n, cap;
 	struct doc_problem *problems;
@@ -183,12 +186,8 @@ void doc_stack_walk(struct doc_stack *stack);
 
 void doc_stack_free(struct doc_stack *stack);
 
-/*
- * Does SERVICE's own file (not "other") hold a session line, directly or
- * through an include?  For listing the services worth checking.
- */
-bool doc_service_has_session_with(const char *root, const struct doc_libpam *libpam,
-				  const char *service);
+/* Does SERVICE's own file (not "other") hold a session line, directly or
+ * through an include?  own_session of its resolved stack. */
 bool doc_service_has_session(const char *root, const char *service);
 
 /* The value of argument KEY= in ARGS ("conf=/x debug" -> "/x"), malloc'd,

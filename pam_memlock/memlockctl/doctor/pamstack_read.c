@@ -1,15 +1,418 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
-/* A stack resolved as pam_handlers.c builds its handler list. */
+/*
+ * A stack resolved as pam_handlers.c builds its handler list: the parser's
+ * state, what the stack keeps, each file and module looked at once, and
+ * the reading itself.
+ */
 #include "pamstack.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "pamline.h"
-#include "pamstack_parser.h"
+#include "dirfd/dirfd.h"
+
+/* libpam 1.5 nests includes until it has no file descriptor left for the
+ * next: RLIMIT_NOFILE's usual 1,024, less what is open already. */
+#define CHAIN_MAX 1000
+
+/* What a module line of a file gave when first read, kept by the stack:
+ * the same line read through another include shares it. */
+struct doc_line_seen {
+	unsigned first; /* its first physical line */
+	const char *module, *name, *args;
+};
+
+struct doc_file_seen {
+	const char *path; /* kept by the stack: every include of it shares it */
+	struct dirfd_text text;
+	int rc; /* dirfd_read's */
+	/* Its module lines read so far, by line, ascending. */
+	struct doc_line_seen *lines;
+	size_t n_lines, cap_lines;
+};
+
+struct doc_parser {
+	const char *root;
+	const struct doc_libpam *libpam;
+	struct doc_stack *stack;
+	bool keep;		      /* keep handlers and problems: false for "other" when only read */
+	const char *chain[CHAIN_MAX]; /* the files being read, nested */
+	unsigned depth;
+	bool had_session; /* some session line, the service's own file */
+	bool too_long;	  /* past DOC_LINES_MAX or DOC_BYTES_MAX: stop */
+	/* Each file read once, each module looked for once.  A file's text
+	 * stays where it is while includes read others. */
+	struct doc_file_seen **files;
+	size_t n_files;
+	char **modules_found, **modules_missing;
+	size_t n_found, n_missing;
+	int rc; /* -ENOMEM sticks */
+};
+
+/* --- Memory: every string belongs to the stack. */
+
+/* OWNED kept by the stack (freed with it); NULL when out of memory. */
+static const char *doc_keep(struct doc_stack *s, char *owned)
+{
+	if (owned == NULL)
+		return NULL;
+	if (s->n_strings == s->cap_strings) {
+		size_t cap = s->cap_strings ? s->cap_strings * 2 : 64;
+		char **grown = realloc(s->strings, cap * sizeof(char *));
+
+		if (grown == NULL) {
+			free(owned);
+			return NULL;
+		}
+		s->strings = grown;
+		s->cap_strings = cap;
+	}
+	s->strings[s->n_strings++] = owned;
+	return owned;
+}
+
+static const char *doc_keep_copy(struct doc_stack *s, const char *text)
+{
+	return doc_keep(s, strdup(text));
+}
+
+/* TEXT with every byte a terminal could act on (and non-ASCII) as \xNN. */
+static char *doc_escaped(const char *text)
+{
+	size_t len = strlen(text), i, o = 0;
+	char *out = malloc(len * 4 + 1);
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
+			o += (size_t)sprintf(out + o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* A problem at FILE:LINE, the first of its line; FATAL ones are kept even
+ * for a file only read. */
+static void doc_problem(struct doc_parser *p, bool fatal, const char *file, unsigned line,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void doc_problem(struct doc_parser *p, bool fatal, const char *file, unsigned line,
+			const char *fmt, ...)
+{
+	struct doc_stack *s = p->stack;
+	char buf[1024];
+	va_list ap;
+
+	if (!p->keep && !fatal)
+		return;
+	/* One line, one problem: the first that libpam meets. */
+	if (s->n_problems > 0 && s->problems[s->n_problems - 1].line == line && line > 0 &&
+	    file != NULL && s->problems[s->n_problems - 1].file == file)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (s->n_problems == s->cap_problems) {
+		size_t cap = s->cap_problems ? s->cap_problems * 2 : 8;
+		struct doc_problem *grown = realloc(s->problems, cap * sizeof(*grown));
+
+		if (grown == NULL) {
+			p->rc = -ENOMEM;
+			return;
+		}
+		s->problems = grown;
+		s->cap_problems = cap;
+	}
+	s->problems[s->n_problems] = (struct doc_problem){
+		.file = file,
+		.line = line,
+		.message = doc_keep_copy(s, buf),
+	};
+	if (s->problems[s->n_problems].message == NULL)
+		p->rc = -ENOMEM;
+	else
+		s->n_problems++;
+}
+
+/* The same, with NAME escaped into the message's one %s. */
+static void doc_problem_named(struct doc_parser *p, bool fatal, const char *file, unsigned line,
+			      const char *fmt, const char *name)
+	__attribute__((format(printf, 5, 0)));
+static void doc_problem_named(struct doc_parser *p, bool fatal, const char *file, unsigned line,
+			      const char *fmt, const char *name)
+{
+	char *shown = doc_escaped(name);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	doc_problem(p, fatal, file, line, fmt, shown != NULL ? shown : "?");
+#pragma GCC diagnostic pop
+	free(shown);
+}
+
+/* A new handler (ACTIONS NULL: every action bad), or NULL when the file is
+ * only read or memory ran out. */
+static struct doc_handler *doc_add_handler(struct doc_parser *p, enum doc_handler_kind kind,
+					   const char *file, unsigned line, unsigned level,
+					   const int *actions)
+{
+	struct doc_stack *s = p->stack;
+	struct doc_handler *h;
+	int i;
+
+	if (!p->keep)
+		return NULL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		struct doc_handler *grown = realloc(s->h, cap * sizeof(*grown));
+
+		if (grown == NULL) {
+			p->rc = -ENOMEM;
+			return NULL;
+		}
+		s->h = grown;
+		s->cap = cap;
+	}
+	h = &s->h[s->n++];
+	*h = (struct doc_handler){
+		.kind = kind,
+		.file = file,
+		.line = line,
+		.level = level,
+		.module = "",
+		.name = "",
+		.args = "",
+	};
+	for (i = 0; i < DOC_RET_COUNT; i++)
+		h->actions[i] = actions != NULL ? actions[i] : DOC_ACT_BAD;
+	return h;
+}
+
+/* --- Files and modules, each looked at once. */
+
+/* PATH read once per resolution; NULL when out of memory. */
+static struct doc_file_seen *doc_read_once(struct doc_parser *p, const char *path)
+{
+	struct doc_file_seen **grown, *f;
+	size_t i;
+
+	for (i = 0; i < p->n_files; i++)
+		if (strcmp(p->files[i]->path, path) == 0)
+			return p->files[i];
+	grown = realloc(p->files, (p->n_files + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	p->files = grown;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return NULL;
+	f->path = doc_keep_copy(p->stack, path);
+	f->rc = f->path != NULL ? dirfd_read(p->root, path, &f->text) : -ENOMEM;
+	if (f->rc == -ENOMEM) {
+		free(f);
+		return NULL;
+	}
+	p->files[p->n_files++] = f;
+	return f;
+}
+
+/* The strings of F's module line FIRST when it was read before, or NULL. */
+static const struct doc_line_seen *doc_line_seen(const struct doc_file_seen *f, unsigned first)
+{
+	size_t lo = 0, hi = f->n_lines;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->lines[mid].first == first)
+			return &f->lines[mid];
+		if (f->lines[mid].first < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Remembers SEEN (its strings kept by the stack) for later readings; a
+ * line out of order is not remembered.  False when out of memory. */
+static bool doc_line_remember(struct doc_file_seen *f, const struct doc_line_seen *seen)
+{
+	if (f->n_lines > 0 && f->lines[f->n_lines - 1].first >= seen->first)
+		return true;
+	if (f->n_lines == f->cap_lines) {
+		size_t cap = f->cap_lines ? f->cap_lines * 2 : 16;
+		struct doc_line_seen *grown = realloc(f->lines, cap * sizeof(*grown));
+
+		if (grown == NULL)
+			return false;
+		f->lines = grown;
+		f->cap_lines = cap;
+	}
+	f->lines[f->n_lines++] = *seen;
+	return true;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+
+	if (path != NULL)
+		sprintf(path, "%s/%s", dir, name);
+	return path;
+}
+
+/*
+ * The file libpam opens for NAME: NAME itself if absolute, else the first
+ * of DIRS/NAME that exists (fopen(3) opens a directory too; libpam then
+ * reads it as empty).  Malloc'd; NULL when none (*oom on failure).
+ */
+static char *doc_find_file(struct doc_parser *p, const char *const *dirs, const char *name, bool *oom)
+{
+	size_t i;
+
+	*oom = false;
+	if (name[0] == '/') {
+		char *path = strdup(name);
+
+		*oom = path == NULL;
+		if (path != NULL && !dirfd_exists(p->root, path)) {
+			free(path);
+			path = NULL;
+		}
+		return path;
+	}
+	for (i = 0; dirs[i] != NULL; i++) {
+		char *path = join_path(dirs[i], name);
+
+		if (path == NULL) {
+			*oom = true;
+			return NULL;
+		}
+		if (dirfd_exists(p->root, path))
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+static bool in_list(char **list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool add_to_list(char ***list, size_t *n, const char *name)
+{
+	char **grown = realloc(*list, (*n + 1) * sizeof(char *));
+
+	if (grown == NULL)
+		return false;
+	*list = grown;
+	grown[*n] = strdup(name);
+	if (grown[*n] == NULL)
+		return false;
+	(*n)++;
+	return true;
+}
+
+/* Is MODULE in the module directories?  Each name looked for once. */
+static bool doc_module_found(struct doc_parser *p, const char *module)
+{
+	char *path;
+	bool oom, found;
+
+	if (in_list(p->modules_found, p->n_found, module))
+		return true;
+	if (in_list(p->modules_missing, p->n_missing, module))
+		return false;
+	path = doc_find_file(p, doc_module_dirs, module, &oom);
+	found = path != NULL;
+	free(path);
+	if (oom || !(found ? add_to_list(&p->modules_found, &p->n_found, module)
+			   : add_to_list(&p->modules_missing, &p->n_missing, module)))
+		p->rc = -ENOMEM;
+	return found;
+}
+
+/* "pam_limits" of "/x/pam_limits.so", kept by the stack. */
+static const char *doc_base_name(struct doc_stack *s, const char *module)
+{
+	const char *slash = strrchr(module, '/');
+	char *name = strdup(slash != NULL ? slash + 1 : module), *dot;
+
+	if (name == NULL)
+		return NULL;
+	dot = strrchr(name, '.');
+	if (dot != NULL)
+		*dot = '\0';
+	return doc_keep(s, name);
+}
+
+static void doc_parser_free(struct doc_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_files; i++) {
+		free(p->files[i]->lines);
+		dirfd_text_free(&p->files[i]->text);
+		free(p->files[i]);
+	}
+	free(p->files);
+	dirfd_names_free(p->modules_found, p->n_found);
+	dirfd_names_free(p->modules_missing, p->n_missing);
+}
+
+void doc_stack_free(struct doc_stack *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_strings; i++)
+		free(s->strings[i]);
+	free(s->strings);
+	free(s->h);
+	free(s->problems);
+	memset(s, 0, sizeof(*s));
+}
+
+char *doc_arg_value(const char *args, const char *key, bool *present)
+{
+	size_t klen = strlen(key);
+	const char *a = args;
+
+	*present = false;
+	while (*a != '\0') {
+		size_t len;
+
+		a += strspn(a, " \t");
+		len = strcspn(a, " \t");
+		if (len == 0)
+			break;
+		if (len == klen && strncmp(a, key, klen) == 0) {
+			*present = true;
+			return NULL;
+		}
+		if (len > klen && strncmp(a, key, klen) == 0 && a[klen] == '=') {
+			*present = true;
+			return strndup(a + klen + 1, len - klen - 1);
+		}
+		a += len;
+	}
+	return NULL;
+}
 
 /* libpam's module types, as far as the session stack cares. */
 enum type {
@@ -356,6 +759,7 @@ int doc_stack_resolve_with(const char *root, const struct doc_libpam *libpam,
 	/* A service name is a file name in pam.d, never a path. */
 	if (strchr(service, '/') == NULL)
 		r = read_top(&p, service, true, &out->file, &found);
+	out->own_session = p.had_session;
 	if (r == READ_OK && p.rc == 0) {
 		/* "other" is read for every service; its session lines are
 		 * the stack of one that has none of its own. */
@@ -385,25 +789,11 @@ int doc_stack_resolve(const char *root, const char *service, struct doc_stack *o
 	return doc_stack_resolve_with(root, &libpam, service, out);
 }
 
-bool doc_service_has_session_with(const char *root, const struct doc_libpam *libpam,
-				  const char *service)
-{
-	struct doc_stack s;
-	struct doc_parser p = { .root = root, .libpam = libpam, .stack = &s };
-	const char *file;
-	bool found;
-
-	memset(&s, 0, sizeof(s));
-	read_top(&p, service, true, &file, &found);
-	doc_parser_free(&p);
-	doc_stack_free(&s);
-	return p.had_session;
-}
-
 bool doc_service_has_session(const char *root, const char *service)
 {
-	struct doc_libpam libpam;
+	struct doc_stack s;
+	bool has = doc_stack_resolve(root, service, &s) == 0 && s.own_session;
 
-	doc_libpam_probe(root, &libpam);
-	return doc_service_has_session_with(root, &libpam, service);
+	doc_stack_free(&s);
+	return has;
 }

@@ -11,11 +11,7 @@ static void json_value(struct cli_json *j, const char *key, struct doc_value v)
 {
 	char ukey[64];
 
-	cli_json_key(j, key);
-	if (v.known && v.bytes != DOC_UNLIMITED)
-		cli_json_uint(j, v.bytes);
-	else
-		cli_json_null(j);
+	cli_json_uint_or_null(j, key, v.known && v.bytes != DOC_UNLIMITED, v.bytes);
 	snprintf(ukey, sizeof(ukey), "%s_unlimited", key);
 	cli_json_key(j, ukey);
 	cli_json_bool(j, v.known && v.bytes == DOC_UNLIMITED);
@@ -48,11 +44,7 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 		cli_json_open_object(j);
 		cli_json_key(j, "file");
 		cli_json_string(j, s->file[0] != '\0' ? s->file : NULL);
-		cli_json_key(j, "line");
-		if (s->line > 0)
-			cli_json_uint(j, s->line);
-		else
-			cli_json_null(j);
+		cli_json_uint_or_null(j, "line", s->line > 0, s->line);
 		cli_json_key(j, "module");
 		cli_json_string(j, s->module);
 		cli_json_key(j, "effect");
@@ -69,11 +61,7 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 		cli_json_open_object(j);
 		cli_json_key(j, "file");
 		cli_json_string(j, p->problem_file[0] != '\0' ? p->problem_file : NULL);
-		cli_json_key(j, "line");
-		if (p->problem_line > 0)
-			cli_json_uint(j, p->problem_line);
-		else
-			cli_json_null(j);
+		cli_json_uint_or_null(j, "line", p->problem_line > 0, p->problem_line);
 		cli_json_key(j, "message");
 		cli_json_string(j, p->problem);
 		cli_json_close_object(j);

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 /* Where make install (and Debian's package, with its docdir) puts the
  * example stack. */
@@ -159,7 +159,7 @@ static const struct doc_step *raise_kept(const struct doc_path *p)
 void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct doc_path *p)
 {
 	struct doc_slurm_conf c;
-	struct doc_text text;
+	struct dirfd_text text;
 	const char *file = NULL;
 	const struct doc_step *kept;
 	struct doc_step *s;
@@ -167,7 +167,7 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 	size_t i;
 
 	for (i = 0; i < N_OF(conf_files) && file == NULL; i++)
-		if (doc_read(d->root, conf_files[i], &text) == 0)
+		if (dirfd_read(d->root, conf_files[i], &text) == 0)
 			file = conf_files[i];
 	s = doc_add_step(p, file, 0, "slurm.conf");
 	if (file == NULL) {
@@ -181,7 +181,7 @@ void doc_slurm_check(const struct doctor *d, const struct doc_stack *st, struct 
 		return;
 	}
 	doc_slurm_parse(text.data, &c);
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 	if (s != NULL) {
 		s->line = c.propagate_line != 0 ? c.propagate_line : c.use_pam_line;
 		snprintf(s->effect, sizeof(s->effect), "%s; %s",

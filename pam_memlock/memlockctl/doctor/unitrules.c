@@ -16,7 +16,7 @@
 
 #include "apply.h"
 #include "output/text.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 #include "unit.h"
 
 /* systemd's normal-dir for generators, where the drop-ins it loaded are. */
@@ -68,10 +68,10 @@ struct run {
 /* The generator's drop-in for NAME under the root into *TEXT: 0, -ENOENT
  * for none, or another -errno. */
 static int read_generated(const struct doctor *d, const char *name, char *shown, size_t len,
-			  struct doc_text *text)
+			  struct dirfd_text *text)
 {
 	snprintf(shown, len, GENERATOR_DIR "/%s.d/%s", name, PML_UNIT_DROPIN);
-	return doc_read(d->root, shown, text);
+	return dirfd_read(d->root, shown, text);
 }
 
 /* HAD: what the drop-in there says, NULL for no drop-in; WRITES: the
@@ -96,7 +96,7 @@ static int check_unit(const struct run *r, const char *name, struct doc_unit *u)
 {
 	struct pml_unit_files *files = malloc(sizeof(*files));
 	struct pml_unit_decision dec;
-	struct doc_text have;
+	struct dirfd_text have;
 	char *want = malloc(DROPIN_MAX), had[64], soft[32], hard[32], dropin[PATH_MAX + 64];
 	bool present = false;
 	int rc = files == NULL || want == NULL ? -ENOMEM : 0, unreadable = 0;
@@ -176,7 +176,7 @@ static int check_unit(const struct run *r, const char *name, struct doc_unit *u)
 		snprintf(u->why, sizeof(u->why), "%s", untouched[dec.action]);
 	}
 	if (present)
-		doc_text_free(&have);
+		dirfd_text_free(&have);
 	free(files);
 	free(want);
 	return 0;
@@ -193,7 +193,7 @@ static int load(const struct doctor *d, const struct pml_log *log, struct pml_po
 	rc = pml_machine_probe(machine);
 	if (rc < 0)
 		return rc;
-	dir = doc_open_parent(d->root, source->path);
+	dir = dirfd_open_parent(d->root, source->path);
 	rc = pml_policy_load_at(dir, source, machine->page_size, log, policy);
 	if (dir >= 0)
 		close(dir);

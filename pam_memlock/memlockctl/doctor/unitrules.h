@@ -14,7 +14,7 @@
 #include <stdbool.h>
 
 #include "output/json.h"
-#include "path.h"
+#include "record.h"
 
 /* From least to most to do. */
 enum doc_unit_verdict {

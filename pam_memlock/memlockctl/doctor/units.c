@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
-#include "rootfs.h"
+#include "dirfd/dirfd.h"
 
 static const char *const ssh_units[] = { "ssh.service", "sshd.service", NULL };
 static const char *const cron_units[] = { "cron.service", "crond.service", NULL };
@@ -281,13 +281,13 @@ static void read_setting(const char *root, const char *path, const char *section
 {
 	struct setting_scan sc = { path, section, key, NULL, documented, false };
 	struct doc_setting result = *out;
-	struct doc_text text;
+	struct dirfd_text text;
 	char *continuation = NULL;
 	size_t pos = 0, clen = 0;
 	unsigned lineno = 0, first = 0;
 	bool ok = true;
 
-	if (doc_read(root, path, &text) < 0)
+	if (dirfd_read(root, path, &text) < 0)
 		return;
 	sc.out = &result;
 	while (ok && pos < text.len) {
@@ -333,7 +333,7 @@ static void read_setting(const char *root, const char *path, const char *section
 	if (ok && continuation != NULL)
 		ok = setting_line(&sc, continuation, first);
 	free(continuation);
-	doc_text_free(&text);
+	dirfd_text_free(&text);
 	if (ok)
 		*out = result;
 }
@@ -352,7 +352,7 @@ static void read_dropins(const char *root, const char *const *dirs, const char *
 		size_t n;
 
 		snprintf(dir, sizeof(dir), "%s/%s.d", dirs[d], name);
-		if (doc_list_dir(root, dir, ".conf", &names, &n) < 0)
+		if (dirfd_list_dir(root, dir, ".conf", &names, &n) < 0)
 			continue;
 		for (i = 0; i < n; i++) {
 			for (j = 0; j < n_seen; j++)
@@ -429,7 +429,7 @@ void doc_session_start(const char *root, const char *service, struct doc_start *
 			char path[DOC_PATH_MAX];
 
 			snprintf(path, sizeof(path), "%s/%s", unit_dirs[d], units[u]);
-			if (doc_exists(root, path)) {
+			if (dirfd_exists(root, path)) {
 				out->unit = units[u];
 				read_setting(root, path, "Service", "LimitMEMLOCK", &out->value, NULL);
 				break;

@@ -654,16 +654,8 @@ void live_json_process(struct cli_json *j, const struct live_proc *p)
 	cli_json_bool(j, p->user_known);
 	cli_json_key(j, "command");
 	cli_json_string(j, p->info.comm);
-	cli_json_key(j, "session");
-	if (p->info.has_session)
-		cli_json_uint(j, p->info.session);
-	else
-		cli_json_null(j);
-	cli_json_key(j, "slurm_job");
-	if (p->info.has_job)
-		cli_json_uint(j, p->info.job);
-	else
-		cli_json_null(j);
+	cli_json_uint_or_null(j, "session", p->info.has_session, p->info.session);
+	cli_json_uint_or_null(j, "slurm_job", p->info.has_job, p->info.job);
 	cli_json_key(j, "service");
 	cli_json_string(j, p->service);
 	cli_json_key(j, "service_given");

@@ -167,11 +167,8 @@ static void json_policy(struct cli_json *j, const struct live_scan *scan,
 	rule = a->decision.rule;
 	cli_json_open_object(j);
 	/* The base of a share of "available": this process's own. */
-	cli_json_key(j, "base");
-	if (pml_needs_available(&scan->policy, rule))
-		cli_json_uint(j, a->machine.available.bytes);
-	else
-		cli_json_null(j);
+	cli_json_uint_or_null(j, "base", pml_needs_available(&scan->policy, rule),
+			      a->machine.available.bytes);
 	cli_json_key(j, "base_from");
 	cli_json_string(j, pml_needs_available(&scan->policy, rule) &&
 					   a->machine.available.from[0] != '\0'

@@ -53,6 +53,8 @@ void measure_print_fits(FILE *out, const struct measure_rings *r, uint64_t limit
 
 void measure_json_fits(struct cli_json *j, const struct measure_rings *r, uint64_t limit)
 {
+	bool limited = limit != PML_UNLIMITED, rings_known = limited && r->large != 0;
+
 	if (r->status < 0) {
 		cli_json_null(j);
 		return;
@@ -64,15 +66,8 @@ void measure_json_fits(struct cli_json *j, const struct measure_rings *r, uint64
 	cli_json_uint(j, MEASURE_DEFAULT_ENTRIES);
 	cli_json_key(j, "ring_bytes");
 	cli_json_uint(j, r->large);
-	cli_json_key(j, "rings");
-	if (limit == PML_UNLIMITED || r->large == 0)
-		cli_json_null(j);
-	else
-		cli_json_uint(j, limit / r->large);
-	cli_json_key(j, "buffer_bytes");
-	if (limit == PML_UNLIMITED)
-		cli_json_null(j);
-	else
-		cli_json_uint(j, buffer_room(r, limit));
+	/* Nothing is divided where the figure is null. */
+	cli_json_uint_or_null(j, "rings", rings_known, rings_known ? limit / r->large : 0);
+	cli_json_uint_or_null(j, "buffer_bytes", limited, limited ? buffer_room(r, limit) : 0);
 	cli_json_close_object(j);
 }

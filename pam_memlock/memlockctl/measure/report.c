@@ -177,11 +177,7 @@ static void json_result(struct cli_json *j, const struct measure_result *r,
 			const struct measure_session *s)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "needed");
-	if (r->rc == 0)
-		cli_json_uint(j, r->bytes);
-	else
-		cli_json_null(j);
+	cli_json_uint_or_null(j, "needed", r->rc == 0, r->bytes);
 	if (r->rc == -E2BIG) {
 		cli_json_key(j, "more_than");
 		cli_json_bytes(j, s->hard);
@@ -197,7 +193,8 @@ static void json_pair(struct cli_json *j, const char *key,
 		      const struct measure_table *t, bool with_share)
 {
 	static const char *const keys[2] = { "aligned", "unaligned" };
-	uint64_t share;
+	uint64_t share = 0;
+	bool known;
 	int u;
 
 	cli_json_key(j, key);
@@ -209,11 +206,9 @@ static void json_pair(struct cli_json *j, const char *key,
 		json_result(j, &pair[u], &t->session);
 		if (!with_share)
 			continue;
-		cli_json_key(j, u == 0 ? "aligned_share" : "unaligned_share");
-		if (measure_buffer_share(&pair[u], &t->small_ring, &share) == 0)
-			cli_json_uint(j, share);
-		else
-			cli_json_null(j);
+		known = measure_buffer_share(&pair[u], &t->small_ring, &share) == 0;
+		cli_json_uint_or_null(j, u == 0 ? "aligned_share" : "unaligned_share", known,
+				      share);
 	}
 	cli_json_close_object(j);
 }
@@ -232,11 +227,7 @@ static void json_workload(struct cli_json *j, const struct measure_table *t)
 	cli_json_uint(j, w->buffer);
 	cli_json_key(j, "ring");
 	json_result(j, &w->ring, &t->session);
-	cli_json_key(j, "needed");
-	if (w->verify_rc == -ENODATA)
-		cli_json_null(j);
-	else
-		cli_json_uint(j, w->need);
+	cli_json_uint_or_null(j, "needed", w->verify_rc != -ENODATA, w->need);
 	cli_json_key(j, "verified");
 	cli_json_bool(j, w->verify_rc == 0);
 	cli_json_key(j, "not_verified_because");
@@ -260,11 +251,8 @@ void measure_print_json(FILE *out, const struct measure_table *t)
 	cli_json_uint(&j, s->page);
 	cli_json_key(&j, "io_uring");
 	cli_json_string(&j, s->io_uring == 0 ? "enabled" : error_name(s->io_uring));
-	cli_json_key(&j, "io_uring_disabled");
-	if (s->io_uring_disabled >= 0)
-		cli_json_uint(&j, (uint64_t)s->io_uring_disabled);
-	else
-		cli_json_null(&j);
+	cli_json_uint_or_null(&j, "io_uring_disabled", s->io_uring_disabled >= 0,
+			      (uint64_t)s->io_uring_disabled);
 	cli_json_key(&j, "hard_limit");
 	cli_json_bytes(&j, s->hard);
 	cli_json_key(&j, "tries");

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "output/text.h"
+#include "replace/replace.h"
 
 #ifndef PML_MEASURED_DIR
 #define PML_MEASURED_DIR "/var/lib/pam_memlock"
@@ -195,37 +196,20 @@ static const char *io_uring_name(int status)
 
 int measure_save_rings(const struct measure_rings *r, char *path, size_t len)
 {
-	const char *dir = measure_saved_dir();
-	char temp[PATH_MAX];
-	FILE *f;
-	int fd, rc = 0;
+	const char *dir = measure_saved_dir(), *what;
+	char text[FILE_MAX];
+	int n;
 
-	if (saved_path(r->release, path, len) < 0 ||
-	    (size_t)snprintf(temp, sizeof(temp), "%s.XXXXXX", path) >= sizeof(temp))
+	if (saved_path(r->release, path, len) < 0)
+		return -EINVAL;
+	n = snprintf(text, sizeof(text),
+		     "# memlockctl measure, Linux %s\nkernel %s\nio_uring %s\npage %" PRIu64 "\nsmall_ring %" PRIu64 "\nring_%u %" PRIu64 "\n",
+		     r->release, r->release, io_uring_name(r->status), r->page, r->small,
+		     MEASURE_DEFAULT_ENTRIES, r->large);
+	if (n < 0 || (size_t)n >= sizeof(text))
 		return -EINVAL;
 	/* Created on the first save: installing the package makes nothing. */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	fd = mkstemp(temp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		close(fd);
-		unlink(temp);
-		return rc;
-	}
-	fprintf(f, "# memlockctl measure, Linux %s\nkernel %s\nio_uring %s\npage %" PRIu64 "\nsmall_ring %" PRIu64 "\nring_%u %" PRIu64 "\n",
-		r->release, r->release, io_uring_name(r->status), r->page, r->small,
-		MEASURE_DEFAULT_ENTRIES, r->large);
-	if (fchmod(fd, 0644) < 0 || fflush(f) != 0 || fsync(fd) < 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(temp, path) < 0)
-		rc = -errno;
-	if (rc < 0)
-		unlink(temp);
-	return rc;
+	return replace_file(path, text, (size_t)n, (struct replace_how){ .mode = 0644 }, &what);
 }

@@ -130,6 +130,15 @@ void cli_json_uint(struct cli_json *json, uint64_t value)
 	fprintf(json->out, "%llu", (unsigned long long)value);
 }
 
+void cli_json_uint_or_null(struct cli_json *json, const char *key, bool known, uint64_t value)
+{
+	cli_json_key(json, key);
+	if (known)
+		cli_json_uint(json, value);
+	else
+		cli_json_null(json);
+}
+
 void cli_json_bytes(struct cli_json *json, uint64_t bytes)
 {
 	if (bytes == PML_UNLIMITED)

@@ -46,6 +46,8 @@ void cli_json_uint(struct cli_json *json, uint64_t value);
 void cli_json_bytes(struct cli_json *json, uint64_t bytes);
 void cli_json_bool(struct cli_json *json, bool value);
 void cli_json_null(struct cli_json *json);
+/* KEY with VALUE when KNOWN, else with null. */
+void cli_json_uint_or_null(struct cli_json *json, const char *key, bool known, uint64_t value);
 
 /* Writes VALUE as a JSON string literal, quotes included. */
 void cli_json_write_string(FILE *out, const char *value);

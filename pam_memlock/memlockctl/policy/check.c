@@ -160,11 +160,11 @@ static bool unreadable_here(const char *path)
  * the size explain counts in: as `memlockctl measure` saved it for this
  * kernel.  check only reads: without a saved measurement there is no
  * such warning. */
-static struct pml_lint_count lint_rings(const struct pml_policy *policy,
-					const struct pml_machine *machine,
-					const char *release, const struct pml_log *log)
+static struct lint_count lint_rings(const struct pml_policy *policy,
+				    const struct pml_machine *machine,
+				    const char *release, const struct pml_log *log)
 {
-	struct pml_lint_count none = { 0 };
+	struct lint_count none = { 0 };
 	struct measure_rings rings;
 	struct utsname kernel;
 
@@ -190,7 +190,7 @@ void check_policy_name(const struct cli_options *options, char *buf, size_t len)
 		snprintf(buf, len, "%s", path);
 }
 
-unsigned check_host_warnings(unsigned kinds, struct pml_lint_count count)
+unsigned check_host_warnings(unsigned kinds, struct lint_count count)
 {
 	unsigned n = 0;
 
@@ -206,7 +206,7 @@ unsigned check_host_warnings(unsigned kinds, struct pml_lint_count count)
 /* Under --strict, warnings about the policy fail; under --strict-host,
  * those about this host of the kinds it names too. */
 static bool strict_fails(const struct cli_options *options, const char *name,
-			 struct pml_lint_count count)
+			 struct lint_count count)
 {
 	unsigned host = check_host_warnings(options->strict_host, count);
 

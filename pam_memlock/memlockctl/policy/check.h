@@ -31,7 +31,7 @@ struct check_name {
 struct check_result {
 	struct pml_policy policy;
 	struct pml_machine machine;
-	struct pml_lint_count count;
+	struct lint_count count;
 	struct check_name *missing; /* each name once, in the policy's order */
 	size_t n_missing;
 };
@@ -48,6 +48,6 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 void check_result_free(struct check_result *result);
 
 /* How many of COUNT's host warnings are of the CLI_HOST_ KINDS. */
-unsigned check_host_warnings(unsigned kinds, struct pml_lint_count count);
+unsigned check_host_warnings(unsigned kinds, struct lint_count count);
 
 #endif

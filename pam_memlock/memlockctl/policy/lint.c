@@ -22,12 +22,12 @@
 /* Logs one finding of KIND at AT, and counts it. */
 static void lint_warn(const struct pml_policy *policy, struct pml_origin at,
 		      enum lint_finding kind, const struct pml_log *log,
-		      struct pml_lint_count *count, const char *fmt, ...)
+		      struct lint_count *count, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 static void lint_warn(const struct pml_policy *policy, struct pml_origin at,
 		      enum lint_finding kind, const struct pml_log *log,
-		      struct pml_lint_count *count, const char *fmt, ...)
+		      struct lint_count *count, const char *fmt, ...)
 {
 	char message[768];
 	va_list ap;
@@ -410,7 +410,7 @@ static bool raise_uncaps(const struct pml_policy *policy, const struct pml_rule 
 static void lint_overridden(const struct pml_policy *policy, size_t index,
 			    const struct pml_machine *machine,
 			    const struct lint_names *names,
-			    const struct pml_log *log, struct pml_lint_count *count)
+			    const struct pml_log *log, struct lint_count *count)
 {
 	const struct pml_rule *rule = &policy->rules[index];
 	enum pml_mode mode = rule_mode(policy, rule);
@@ -475,7 +475,7 @@ static void lint_overridden(const struct pml_policy *policy, size_t index,
 static void lint_group_order(const struct pml_policy *policy, size_t index,
 			     const struct pml_machine *machine,
 			     const struct lint_names *names,
-			     const struct pml_log *log, struct pml_lint_count *count)
+			     const struct pml_log *log, struct lint_count *count)
 {
 	const struct pml_rule *rule = &policy->rules[index];
 	struct others o = { .first = { NULL, NULL } };
@@ -522,7 +522,7 @@ static void lint_group_order(const struct pml_policy *policy, size_t index,
 static void lint_order(const struct pml_policy *policy, size_t index,
 		       const struct pml_machine *machine,
 		       const struct lint_names *names, const struct pml_log *log,
-		       struct pml_lint_count *count)
+		       struct lint_count *count)
 {
 	lint_overridden(policy, index, machine, names, log, count);
 	lint_group_order(policy, index, machine, names, log, count);
@@ -555,7 +555,7 @@ static bool is_share(const struct pml_side *side)
 }
 
 static void lint_soft_above_hard(const struct level *level,
-				 const struct pml_log *log, struct pml_lint_count *count)
+				 const struct pml_log *log, struct lint_count *count)
 {
 	const struct pml_decision *d = &level->decision;
 	bool shares = is_share(&d->soft) || is_share(&d->hard);
@@ -589,7 +589,7 @@ static void lint_soft_above_hard(const struct level *level,
 }
 
 static void lint_share_side(const struct level *level, const struct pml_side *side,
-			    const struct pml_log *log, struct pml_lint_count *count)
+			    const struct pml_log *log, struct lint_count *count)
 {
 	const struct pml_setting *bound;
 	char share[16], came[TEXT_MAX], limit[TEXT_MAX];
@@ -616,7 +616,7 @@ static void lint_share_side(const struct level *level, const struct pml_side *si
 }
 
 static void lint_shares(const struct level *level, const struct pml_log *log,
-			struct pml_lint_count *count)
+			struct lint_count *count)
 {
 	const struct pml_decision *d = &level->decision;
 
@@ -636,7 +636,7 @@ static void lint_shares(const struct level *level, const struct pml_log *log,
  * which counts memlock in KiB: a value ported from there gets the unit.
  */
 static void lint_small(const struct level *level, const struct pml_log *log,
-		       struct pml_lint_count *count)
+		       struct lint_count *count)
 {
 	static const enum pml_key sides[] = { PML_KEY_LIMIT, PML_KEY_SOFT, PML_KEY_HARD };
 	const struct pml_settings *own = level->rule != NULL ? &level->rule->settings
@@ -669,7 +669,7 @@ static void lint_small(const struct level *level, const struct pml_log *log,
 
 /* A rule's floor or ceiling, where both its sides are fixed sizes. */
 static void lint_useless_bounds(const struct level *level, const struct pml_log *log,
-				struct pml_lint_count *count)
+				struct lint_count *count)
 {
 	static const enum pml_key bounds[] = { PML_KEY_FLOOR, PML_KEY_CEILING };
 	const struct pml_decision *d = &level->decision;
@@ -689,7 +689,7 @@ static void lint_useless_bounds(const struct level *level, const struct pml_log 
 
 static void lint_level(const struct pml_policy *policy, const struct pml_rule *rule,
 		       const struct pml_machine *machine, const struct pml_log *log,
-		       struct pml_lint_count *count)
+		       struct lint_count *count)
 {
 	struct level level = { .policy = policy, .rule = rule };
 
@@ -715,7 +715,7 @@ static bool earlier_in_list(const struct pml_names *names, size_t i)
 static void lint_list(const struct pml_policy *policy, const struct pml_rule *rule,
 		      const struct pml_names *list, const char *what,
 		      int (*known)(const char *name, void *ctx), void *ctx,
-		      const struct pml_log *log, struct pml_lint_count *count)
+		      const struct pml_log *log, struct lint_count *count)
 {
 	char shown[TEXT_MAX];
 	size_t i;
@@ -739,7 +739,7 @@ static void lint_list(const struct pml_policy *policy, const struct pml_rule *ru
  * "50-site.conf", and wins).
  */
 static void lint_replaced(const struct pml_policy *policy, const struct pml_log *log,
-			  struct pml_lint_count *count)
+			  struct lint_count *count)
 {
 	char now[CLI_VALUE_MAX], before[CLI_VALUE_MAX];
 	enum pml_key key;
@@ -760,12 +760,12 @@ static void lint_replaced(const struct pml_policy *policy, const struct pml_log 
 	}
 }
 
-struct pml_lint_count lint_policy(const struct pml_policy *policy,
-				  const struct pml_machine *machine,
-				  const struct lint_names *names,
-				  const struct pml_log *log)
+struct lint_count lint_policy(const struct pml_policy *policy,
+			      const struct pml_machine *machine,
+			      const struct lint_names *names,
+			      const struct pml_log *log)
 {
-	struct pml_lint_count count = { .policy = 0 };
+	struct lint_count count = { .policy = 0 };
 	size_t i;
 
 	lint_level(policy, NULL, machine, log, &count);
@@ -789,14 +789,14 @@ struct pml_lint_count lint_policy(const struct pml_policy *policy,
 
 /* --- What the running kernel's rings cost ------------------------------ */
 
-struct pml_lint_count lint_ring(const struct pml_policy *policy,
-				const struct pml_machine *machine, uint64_t ring,
-				unsigned entries, const char *release,
-				const struct pml_log *log)
+struct lint_count lint_ring(const struct pml_policy *policy,
+			    const struct pml_machine *machine, uint64_t ring,
+			    unsigned entries, const char *release,
+			    const struct pml_log *log)
 {
 	struct pml_decision d;
 	char soft[TEXT_MAX], need[TEXT_MAX];
-	struct pml_lint_count count = { 0 };
+	struct lint_count count = { 0 };
 	size_t i;
 
 	for (i = 0; ring > 0 && i <= policy->n_rules; i++) {

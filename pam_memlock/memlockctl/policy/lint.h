@@ -52,7 +52,7 @@ enum lint_finding {
  * users, groups and services this host lacks, BOUNDS floors and ceilings
  * that decide over a share of this host's memory (often what they are
  * there for); the rest are other facts of this host. */
-struct pml_lint_count {
+struct lint_count {
 	unsigned policy, host;
 	unsigned names, bounds;
 };
@@ -87,10 +87,10 @@ struct pml_lint_count {
  * every machine are compared on machines of 64 MiB to 64 PiB whose
  * available memory is their RAM, with MACHINE's page size.
  */
-struct pml_lint_count lint_policy(const struct pml_policy *policy,
-				  const struct pml_machine *machine,
-				  const struct lint_names *names,
-				  const struct pml_log *log);
+struct lint_count lint_policy(const struct pml_policy *policy,
+			      const struct pml_machine *machine,
+			      const struct lint_names *names,
+			      const struct pml_log *log);
 
 /*
  * What check adds where a measurement is saved: a soft limit, at the top
@@ -100,10 +100,10 @@ struct pml_lint_count lint_policy(const struct pml_policy *policy,
  * (the kernel charges rings to no limit) finds nothing.  These are
  * findings about this host (its kernel).  Returns how many were logged.
  */
-struct pml_lint_count lint_ring(const struct pml_policy *policy,
-				const struct pml_machine *machine, uint64_t ring,
-				unsigned entries, const char *release,
-				const struct pml_log *log);
+struct lint_count lint_ring(const struct pml_policy *policy,
+			    const struct pml_machine *machine, uint64_t ring,
+			    unsigned entries, const char *release,
+			    const struct pml_log *log);
 
 /*
  * Does the later rule LATER match every session that EARLIER matches?

@@ -24,8 +24,8 @@
 #include "harness.h"
 #include "pam_session.h"
 
-#define WORKERS 64
-#define SESSIONS 5000
+#define WORKERS 32
+#define SESSIONS 2000
 #define WRITE_PAUSE_US 2000	/* between two rewrites */
 #define PIECE 16		/* bytes per write() of the in-place writer */
 #define SESSION_SECONDS 60	/* one session longer than this is a hang (the
@@ -253,7 +253,7 @@ void allow_prefixes(struct allowed *set, const char *path, const char *text,
 /* --- The race. */
 
 /*
- * The workers yield to everything else: 64 processes
+ * The workers yield to everything else: 32 processes
  * forking sessions fill both CPUs of a CI machine, and make check -j runs
  * other tests beside this one, whose check timeouts must still hold.
  */

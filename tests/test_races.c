@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * Policies rewritten while sessions run: an administrator's edit or
- * `memlockctl install` must never give a session half a policy.  64
- * worker processes open 5,000 sessions through the real module, each in a
+ * `memlockctl install` must never give a session half a policy.  32
+ * worker processes open 2,000 sessions through the real module, each in a
  * forked child that records its return code and the RLIMIT_MEMLOCK it got,
  * while a writer process rewrites the policy every few milliseconds:
  *

@@ -428,8 +428,8 @@ else
 		done
 		tap_is "memlockctl status: the job's sleep, job $job, service slurm, 100 MiB" \
 			"$(memlockctl status --json 2>"$E2E_CASE/status.err" | tr -d ' \n' |
-				grep -o '"command":"sleep","session":null,"slurm_job":[0-9]*,"service":"slurm","service_given":false,"soft":[0-9]*,"hard":[0-9]*' |
-				sed 's/.*"slurm_job":\([0-9]*\),"service":"\([a-z]*\)","service_given":false,"soft":\([0-9]*\),"hard":\([0-9]*\)/\1 \2 \3 \4/')" \
+				grep -o '"command":"sleep","session":null,"slurm_job":[0-9]*,"service":"slurm","service_given":false,"layer":[^,]*,"layer_unit":[^,]*,"layer_from":[^,]*,"layer_rule":[^,]*,"soft":[0-9]*,"hard":[0-9]*' |
+				sed 's/.*"slurm_job":\([0-9]*\),"service":"\([a-z]*\)","service_given":false,.*"soft":\([0-9]*\),"hard":\([0-9]*\)/\1 \2 \3 \4/')" \
 			"$job slurm $HALF_200 $HALF_200"
 		scancel "$job"
 		printf 'rules = ( { service = "slurm"; limit = "50%%"; } );\n' >"$conf"

@@ -30,8 +30,10 @@ suite=trixie
 # systemd-run --user (dbus-user-session: libpam-systemd recommends it, so a
 # server has it), python3 for the pty login and doctor's JSON, liburing and
 # libconfig for the probe and the package (no network in the VM: apt
-# installs the .deb from what is there).
-vm_packages=systemd,systemd-sysv,dbus,dbus-user-session,libpam-systemd,openssh-server,openssh-client,sudo,cron,util-linux,login,passwd,python3,liburing2,libconfig11
+# installs the .deb from what is there); postgresql, whose postinst makes
+# the 17/main cluster, for the generator's cases
+# (tests/e2e/vm/postgres-case.sh) against Debian's postgresql@.service.
+vm_packages=systemd,systemd-sysv,dbus,dbus-user-session,libpam-systemd,openssh-server,openssh-client,sudo,cron,util-linux,login,passwd,python3,liburing2,libconfig11,postgresql
 build_packages=liburing-dev
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (mmdebstrap's root mode, chroot, the VM)"

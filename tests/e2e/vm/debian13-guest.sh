@@ -15,6 +15,7 @@
 # memlock line of limits.conf: the cases measure Debian's stacks as they
 # ship, and each of those two site changes, before and after step 2.
 . "$(dirname "$0")/logins.sh"
+. "$e2e_dir/vm/postgres-case.sh"
 
 # run0: systemd 257's sudo, a transient service with PAMName=systemd-run0.
 run0_login() { run0 --user="$E2E_USER" "$show" </dev/null 2>"$E2E_CASE/run0.log"; }
@@ -104,7 +105,7 @@ limits_memlock() { echo "*  -  memlock  $((LIMITS_BYTES / 1024))" >>/etc/securit
 # The user manager stays between sessions, to be restarted through the
 # systemd-user stack when measured.
 loginctl enable-linger "$E2E_USER"
-tap_plan 83
+tap_plan $((83 + POSTGRES_CASES))
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 echo "# $(uname -r); $(systemctl --version | head -n 1); $(dpkg-query -W -f '${Package} ${Version}' libpam-modules)"
 
@@ -250,4 +251,7 @@ doctor_run systemd-user
 tap_is "doctor, user.conf DefaultLimitMEMLOCK=1G, systemd-user: ok, predicts the services' measured ${measured[systemd-user]}" \
 	"$(doctor_path systemd-user)" "ok ${measured[systemd-user]}"
 sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
+
+# --- Unit rules: the package's generator, PostgreSQL 17 under Debian's unit --
+postgres_cases 17 "$conf"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

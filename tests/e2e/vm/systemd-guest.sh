@@ -12,7 +12,8 @@
 #
 # The overlay is the VM's own, gone at power-off: /etc is edited freely.
 . "$(dirname "$0")/logins.sh"
-tap_plan 64
+. "$e2e_dir/vm/postgres-case.sh"
+tap_plan $((64 + POSTGRES_CASES))
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 
 # --- 0. Before anything is installed ---------------------------------------
@@ -37,6 +38,9 @@ tap_is "no pam_memlock: an sshd session gets PID 1's $PID1 from Debian's pam_lim
 moddir=/lib/x86_64-linux-gnu/security
 install -m 0644 "$PML_MODULE" "$moddir/pam_memlock.so"
 install -m 0755 "$PML_BUILDDIR/memlockctl" /usr/sbin/memlockctl
+# The generator where systemd looks for an administrator's own; the boot
+# masked the generators this machine has, not this one.
+install -m 0755 "$PML_BUILDDIR/pam-memlock-generator" /etc/systemd/system-generators/
 install -m 0644 "$PML_SRCDIR/conf/pam-configs/memlock" /usr/share/pam-configs/memlock
 # The policy goes where this build looks for it ($PML_SYSCONFDIR/security).
 conf=$PML_SYSCONFDIR/security/memlock.conf
@@ -428,8 +432,8 @@ else
 		done
 		tap_is "memlockctl status: the job's sleep, job $job, service slurm, 100 MiB" \
 			"$(memlockctl status --json 2>"$E2E_CASE/status.err" | tr -d ' \n' |
-				grep -o '"command":"sleep","session":null,"slurm_job":[0-9]*,"service":"slurm","service_given":false,"soft":[0-9]*,"hard":[0-9]*' |
-				sed 's/.*"slurm_job":\([0-9]*\),"service":"\([a-z]*\)","service_given":false,"soft":\([0-9]*\),"hard":\([0-9]*\)/\1 \2 \3 \4/')" \
+				grep -o '"command":"sleep","session":null,"slurm_job":[0-9]*,"service":"slurm","service_given":false,"layer":[^,]*,"layer_unit":[^,]*,"layer_from":[^,]*,"layer_rule":[^,]*,"soft":[0-9]*,"hard":[0-9]*' |
+				sed 's/.*"slurm_job":\([0-9]*\),"service":"\([a-z]*\)","service_given":false,.*"soft":\([0-9]*\),"hard":\([0-9]*\)/\1 \2 \3 \4/')" \
 			"$job slurm $HALF_200 $HALF_200"
 		scancel "$job"
 		printf 'rules = ( { service = "slurm"; limit = "50%%"; } );\n' >"$conf"
@@ -456,4 +460,7 @@ else
 	systemctl stop slurmd.service slurmctld.service
 	cp "$E2E_CASE/memlock.conf" "$conf"
 fi
+
+# --- Unit rules: this machine's PostgreSQL 15 under Debian's unit ------------
+postgres_cases 15 "$conf"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

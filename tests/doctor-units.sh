@@ -43,27 +43,29 @@ tree=$work/tree
 lib=$tree/lib/systemd/system
 etc=$tree/etc/systemd/system
 mkdir -p "$tree$confdir" "$lib" "$etc/over.service.d" "$etc/mask.service.d" "$tree/run/systemd/generator"
-for u in ok over mask stale gone pg@ linked; do
+for u in ok over mask stale gone pg@ job@ linked; do
 	printf '[Unit]\nDescription=%s\n[Service]\nExecStart=/bin/true\n' "$u" >"$lib/$u.service"
 done
 printf '[Service]\nLimitMEMLOCK=infinity\n' >"$etc/over.service.d/override.conf"
 printf '[Service]\nExecStart=/bin/true\nLimitMEMLOCK=32M\n' >"$lib/own.service"
 printf '[Service]\nLimitMEMLOCK=64K\n' >"$etc/mask.service.d/50-pam-memlock.conf"
 
-# policy STALE-LIMIT GONE-NAME: one line each, so the rules keep their lines.
+# policy STALE-LIMIT GONE-NAME JOB-LIMIT: one line each, so the rules keep
+# their lines.
 policy() {
 	cat >"$tree$conf" <<EOT
 rules = (
   { unit = ["ok.service", "over.service", "mask.service", "own.service", "linked.service", "fresh*.service"]; limit = "1 GiB"; mode = "set"; },
   { unit = "stale.service"; limit = "$1"; mode = "set"; },
   { unit = "$2"; limit = "1 GiB"; mode = "set"; },
-  { unit = "pg@*.service"; limit = "5%"; }
+  { unit = "pg@*.service"; limit = "5%"; },
+  { unit = "job@*.service"; limit = "$3"; mode = "set"; }
 );
 EOT
 }
 
 # The generator's run, as systemd's at a daemon-reload, on the tree.
-policy "1 GiB" gone.service
+policy "1 GiB" gone.service "1 GiB"
 unshare -m -- bash -c '
 	mount -t tmpfs pml-doctor-units "$2" && mkdir -p "${1%/*}" && cp "$3" "$1" || exit 99
 	SYSTEMD_UNIT_PATH=$4/etc/systemd/system:$4/lib/systemd/system exec "$5" "$4/run/systemd/generator"
@@ -72,8 +74,9 @@ if [ ! -s "$tree/run/systemd/generator/ok.service.d/50-pam-memlock.conf" ]; then
 	echo "1..0 # SKIP the generator wrote no drop-in: $(head -c 300 "$work/gen.err")"
 	exit 0
 fi
-# Since then: the stale unit's rule changed, a unit came, a rule went.
-policy "2 GiB" nogo.service
+# Since then: the stale unit's and a template's rules changed, a unit
+# came, a rule went.
+policy "2 GiB" nogo.service "3 GiB"
 printf '[Service]\nExecStart=/bin/true\n' >"$lib/fresh.service"
 # A FIFO in the drop-in's place is not opened (it would hang), but named.
 rm "$tree/run/systemd/generator/linked.service.d/50-pam-memlock.conf"
@@ -98,6 +101,7 @@ cases=(
 	"gone.service|$conf|stale|1|and the generator writes no drop-in now"
 	"linked.service|$conf|stale|1|/run/systemd/generator/linked.service.d/50-pam-memlock.conf: cannot be read: "
 	"pg@15-main.service|$conf|ok|0|/run/systemd/generator/pg@.service.d/50-pam-memlock.conf sets it"
+	"job@7.service|$conf|stale|1|50-pam-memlock.conf says LimitMEMLOCK=1073741824:1073741824, not what the generator writes now"
 	"ok.service|$confdir/broken.conf|error|1|the policy is invalid, so the generator writes no drop-in: $confdir/broken.conf:2:"
 )
 # explain --unit --json: unit|instance|action|mode|overridden at ("-": null)
@@ -109,14 +113,14 @@ explains=(
 	"pg@.service|pg@15-main.service|write|raise|-"
 	"gone.service|-|no_rule|-|-"
 )
-echo "1..$((${#cases[@]} + ${#explains[@]} + 3))"
+echo "1..$((${#cases[@]} + ${#explains[@]} + 4))"
 i=0
 for c in "${cases[@]}"; do
 	IFS='|' read -r unit file want rc says <<<"$c"
 	i=$((i + 1))
 	run "$work/c$i" --unit "$unit" --conf "$file"
 	shown=$unit
-	[ "$unit" = pg@15-main.service ] && shown=pg@.service
+	case $unit in *@?*.service) shown=${unit%%@*}@.service ;; esac
 	[ "$(head -n 1 "$work/c$i")" = "$shown: $want" ] && [ "$(cat "$work/c$i.rc")" = "$rc" ] &&
 		grep -qF -- "$says" "$work/c$i" && [ ! -s "$work/c$i.err" ]
 	verdict "doctor --unit $unit: $want (exit $rc)" "$work/c$i" "$work/c$i.err"
@@ -124,15 +128,17 @@ done
 grep -q '^  fix:    systemctl daemon-reload, then restart stale.service$' "$work/c4" &&
 	grep -q "^  policy: LimitMEMLOCK=2147483648:2147483648, the rule at $conf:3\$" "$work/c4"
 verdict "doctor --unit: a stale unit's fix is a daemon-reload, and the policy line is today's" "$work/c4"
+grep -qF "  fix:    systemctl daemon-reload, then restart its instances: systemctl restart 'job@*.service'" "$work/c9"
+verdict "doctor --unit: a stale template's fix restarts its instances by pattern" "$work/c9"
 
 # Without a user: each unit a unit rule matches, after the paths.
 run "$work/all" --conf "$conf"
-for u in fresh linked mask nogo ok over own pg@ stale; do
+for u in fresh job@ linked mask nogo ok over own pg@ stale; do
 	echo "$u.service"
 done >"$work/all.want"
 sed -n 's/^\([^ ]*\.service\): [a-z]*$/\1/p' "$work/all" >"$work/all.got"
 cmp -s "$work/all.want" "$work/all.got" && [ "$(cat "$work/all.rc")" = 1 ] &&
-	[ "$(tail -n 1 "$work/all")" = "units:   3 ok, 4 stale, 2 overridden, 0 error" ]
+	[ "$(tail -n 1 "$work/all")" = "units:   3 ok, 5 stale, 2 overridden, 0 error" ]
 verdict "doctor without a user: a verdict for each unit a unit rule matches, in name order, and their count (exit 1)" \
 	"$work/all" "$work/all.got"
 

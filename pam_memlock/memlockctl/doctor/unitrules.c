@@ -80,9 +80,22 @@ static void set_stale(struct doc_unit *u, const char *had, bool writes, const ch
 {
 	char shown[2 * sizeof(u->name)];
 
-	pml_escape(name, shown, sizeof(shown));
+	const char *at = strstr(name, "@.");
+
 	u->verdict = DOC_UNIT_STALE;
-	snprintf(u->fix, sizeof(u->fix), "systemctl daemon-reload, then restart %s", shown);
+	if (at != NULL) {
+		/* A template cannot be restarted: its instances can, by pattern. */
+		char pattern[sizeof(u->name) + 1];
+
+		snprintf(pattern, sizeof(pattern), "%.*s*%s", (int)(at + 1 - name), name, at + 1);
+		pml_escape(pattern, shown, sizeof(shown));
+		snprintf(u->fix, sizeof(u->fix),
+			 "systemctl daemon-reload, then restart its instances: systemctl restart '%s'",
+			 shown);
+	} else {
+		pml_escape(name, shown, sizeof(shown));
+		snprintf(u->fix, sizeof(u->fix), "systemctl daemon-reload, then restart %s", shown);
+	}
 	if (had == NULL)
 		snprintf(u->why, sizeof(u->why),
 			 "no drop-in in " GENERATOR_DIR ": the generator has not run since the policy gave it one");

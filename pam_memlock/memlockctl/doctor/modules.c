@@ -47,18 +47,6 @@ static void plan(enum pml_mode mode, struct doc_value *soft, struct doc_value *h
 
 /* --- pam_memlock, through pml_evaluate. */
 
-struct capture {
-	char first_error[DOC_MSG_MAX];
-};
-
-static void capture_emit(void *ctx, int priority, const char *message)
-{
-	struct capture *c = ctx;
-
-	if (priority <= LOG_ERR && c->first_error[0] == '\0')
-		snprintf(c->first_error, sizeof(c->first_error), "%s", message);
-}
-
 /* "FILE:LINE: message" -> its parts; false when it names no file. */
 static bool split_located(const char *message, char *file, size_t flen, unsigned *line,
 			  const char **rest)
@@ -277,9 +265,9 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	const struct cli_options *o = d->options;
 	struct pml_evaluation e;
 	struct pml_request rq;
-	struct capture cap = { "" };
+	struct doc_first_error cap = { "" };
 	struct pml_log log = {
-		.emit = capture_emit,
+		.emit = doc_first_error_emit,
 		.ctx = &cap,
 		.max_priority = LOG_WARNING,
 	};
@@ -325,14 +313,14 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		const char *rest;
 		unsigned line = 0;
 
-		if (split_located(cap.first_error, file, sizeof(file), &line, &rest)) {
+		if (split_located(cap.text, file, sizeof(file), &line, &rest)) {
 			snprintf(msg, sizeof(msg), "the policy is refused: %s", rest);
 			doc_set_error(p, doc_shown(d, file), line, msg);
-		} else if (refused_file(d, p, cap.first_error)) {
+		} else if (refused_file(d, p, cap.text)) {
 			/* The fix is the file's, already given. */
 		} else {
 			snprintf(msg, sizeof(msg), "the policy %s is refused: %s", doc_shown(d, conf),
-				 cap.first_error[0] != '\0' ? cap.first_error : strerror(-rc));
+				 cap.text[0] != '\0' ? cap.text : strerror(-rc));
 			doc_set_error(p, h->file, h->line, msg);
 		}
 		snprintf(s->effect, sizeof(s->effect), "fails: %.900s", p->problem);

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "size.h"
 
@@ -90,4 +91,12 @@ void doc_set_error(struct doc_path *p, const char *file, unsigned line, const ch
 	snprintf(p->problem_file, sizeof(p->problem_file), "%s", file != NULL ? file : "");
 	p->problem_line = line;
 	snprintf(p->problem, sizeof(p->problem), "%s", message);
+}
+
+void doc_first_error_emit(void *ctx, int priority, const char *message)
+{
+	struct doc_first_error *f = ctx;
+
+	if (priority <= LOG_ERR && f->text[0] == '\0')
+		snprintf(f->text, sizeof(f->text), "%s", message);
 }

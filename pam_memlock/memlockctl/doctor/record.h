@@ -140,4 +140,11 @@ struct doc_step *doc_add_step(struct doc_path *p, const char *file, unsigned lin
 /* Makes P an error, unless it is one already (the first problem stands). */
 void doc_set_error(struct doc_path *p, const char *file, unsigned line, const char *message);
 
+/* The loader's first error, for the one line that reports a policy that
+ * could not be read: a pml_log sink (doc_first_error_emit, CTX this). */
+struct doc_first_error {
+	char text[DOC_MSG_MAX];
+};
+void doc_first_error_emit(void *ctx, int priority, const char *message);
+
 #endif

@@ -42,8 +42,7 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 		const struct doc_step *s = &p->steps[i];
 
 		cli_json_open_object(j);
-		cli_json_key(j, "file");
-		cli_json_string(j, s->file[0] != '\0' ? s->file : NULL);
+		cli_json_text_or_null(j, "file", s->file);
 		cli_json_uint_or_null(j, "line", s->line > 0, s->line);
 		cli_json_key(j, "module");
 		cli_json_string(j, s->module);
@@ -59,8 +58,7 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	cli_json_key(j, "problem");
 	if (p->verdict == DOC_V_ERROR) {
 		cli_json_open_object(j);
-		cli_json_key(j, "file");
-		cli_json_string(j, p->problem_file[0] != '\0' ? p->problem_file : NULL);
+		cli_json_text_or_null(j, "file", p->problem_file);
 		cli_json_uint_or_null(j, "line", p->problem_line > 0, p->problem_line);
 		cli_json_key(j, "message");
 		cli_json_string(j, p->problem);
@@ -71,8 +69,7 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	cli_json_key(j, "fix");
 	cli_json_string(j, p->has_fix ? p->fix : NULL);
 	/* Without a user: each class's verdict, and whose the path's is. */
-	cli_json_key(j, "for");
-	cli_json_string(j, p->who[0] != '\0' ? p->who : NULL);
+	cli_json_text_or_null(j, "for", p->who);
 	cli_json_key(j, "classes");
 	cli_json_open_array(j);
 	for (i = 0; i < p->n_classes; i++) {
@@ -158,10 +155,8 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_string(j, doc_families[d->os.family].name);
 	cli_json_key(j, "why");
 	cli_json_string(j, d->os.why);
-	cli_json_key(j, "id");
-	cli_json_string(j, d->os.id[0] != '\0' ? d->os.id : NULL);
-	cli_json_key(j, "version_id");
-	cli_json_string(j, d->os.version_id[0] != '\0' ? d->os.version_id : NULL);
+	cli_json_text_or_null(j, "id", d->os.id);
+	cli_json_text_or_null(j, "version_id", d->os.version_id);
 	cli_json_key(j, "managed_by");
 	cli_json_string(j, doc_families[d->os.family].tool);
 	cli_json_close_object(j);
@@ -169,8 +164,7 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_open_object(j);
 	cli_json_key(j, "name");
 	cli_json_string(j, doc_init_names[d->init.kind]);
-	cli_json_key(j, "pid1");
-	cli_json_string(j, d->init.pid1[0] != '\0' ? d->init.pid1 : NULL);
+	cli_json_text_or_null(j, "pid1", d->init.pid1);
 	cli_json_key(j, "why");
 	cli_json_string(j, d->init.why);
 	cli_json_close_object(j);
@@ -182,8 +176,7 @@ void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 	cli_json_open_object(j);
 	cli_json_key(j, "reader");
 	cli_json_string(j, doc_libpam_dialect_name(d->libpam.dialect));
-	cli_json_key(j, "library");
-	cli_json_string(j, d->libpam.library[0] != '\0' ? d->libpam.library : NULL);
+	cli_json_text_or_null(j, "library", d->libpam.library);
 	cli_json_close_object(j);
 	cli_json_key(j, "kernel_release");
 	cli_json_string(j, d->release);
@@ -273,7 +266,6 @@ void doc_print_json_summary(struct cli_json *j, const struct doc_summary *s)
 		cli_json_key(j, doc_verdict_names[v]);
 		cli_json_uint(j, s->count[v]);
 	}
-	cli_json_key(j, "first");
-	cli_json_string(j, s->first[0] != '\0' ? s->first : NULL);
+	cli_json_text_or_null(j, "first", s->first);
 	cli_json_close_object(j);
 }

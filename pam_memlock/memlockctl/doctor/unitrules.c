@@ -32,19 +32,6 @@ const char *const doc_unit_verdict_names[] = {
 	[DOC_UNIT_ERROR] = "error",
 };
 
-/* The loader's first error, for the one line an invalid policy gets. */
-struct first_error {
-	char text[DOC_MSG_MAX];
-};
-
-static void first_error_emit(void *ctx, int priority, const char *message)
-{
-	struct first_error *f = ctx;
-
-	if (priority <= LOG_ERR && f->text[0] == '\0')
-		snprintf(f->text, sizeof(f->text), "%s", message);
-}
-
 /* The value of the first LimitMEMLOCK= line of TEXT, "" for none. */
 static void limit_in(const char *text, char *buf, size_t len)
 {
@@ -216,10 +203,10 @@ static int load(const struct doctor *d, const struct pml_log *log, struct pml_po
 int doc_check_units(const struct doctor *d, const char *only, doc_unit_visit *visit,
 		    void *ctx, bool *all_ok)
 {
-	struct first_error first = { "" };
+	struct doc_first_error first = { "" };
 	struct run r = {
 		.d = d,
-		.log = { .emit = first_error_emit, .ctx = &first, .max_priority = LOG_WARNING },
+		.log = { .emit = doc_first_error_emit, .ctx = &first, .max_priority = LOG_WARNING },
 	};
 	struct pml_policy policy;
 	struct pml_machine machine;
@@ -308,34 +295,24 @@ void doc_print_text_unit(const struct doc_unit *u)
 	}
 }
 
-static void json_string_or_null(struct cli_json *j, const char *key, const char *value)
-{
-	cli_json_key(j, key);
-	cli_json_string(j, value[0] != '\0' ? value : NULL);
-}
-
 void doc_print_json_unit(struct cli_json *j, const struct doc_unit *u)
 {
 	cli_json_open_object(j);
-	json_string_or_null(j, "unit", u->name);
-	json_string_or_null(j, "verdict", doc_unit_verdict_names[u->verdict]);
-	json_string_or_null(j, "limit", u->want);
-	json_string_or_null(j, "rule", u->rule);
-	json_string_or_null(j, "dropin", u->dropin);
+	cli_json_text_or_null(j, "unit", u->name);
+	cli_json_text_or_null(j, "verdict", doc_unit_verdict_names[u->verdict]);
+	cli_json_text_or_null(j, "limit", u->want);
+	cli_json_text_or_null(j, "rule", u->rule);
+	cli_json_text_or_null(j, "dropin", u->dropin);
 	cli_json_key(j, "overridden_by");
 	if (u->by[0] != '\0') {
 		cli_json_open_object(j);
-		json_string_or_null(j, "file", u->by);
-		cli_json_key(j, "line");
-		if (u->by_line > 0)
-			cli_json_uint(j, u->by_line);
-		else
-			cli_json_null(j);
+		cli_json_text_or_null(j, "file", u->by);
+		cli_json_uint_or_null(j, "line", u->by_line > 0, u->by_line);
 		cli_json_close_object(j);
 	} else {
 		cli_json_null(j);
 	}
-	json_string_or_null(j, "message", u->why);
-	json_string_or_null(j, "fix", u->fix);
+	cli_json_text_or_null(j, "message", u->why);
+	cli_json_text_or_null(j, "fix", u->fix);
 	cli_json_close_object(j);
 }

@@ -139,6 +139,12 @@ void cli_json_uint_or_null(struct cli_json *json, const char *key, bool known, u
 		cli_json_null(json);
 }
 
+void cli_json_text_or_null(struct cli_json *json, const char *key, const char *text)
+{
+	cli_json_key(json, key);
+	cli_json_string(json, text[0] != '\0' ? text : NULL);
+}
+
 void cli_json_bytes(struct cli_json *json, uint64_t bytes)
 {
 	if (bytes == PML_UNLIMITED)

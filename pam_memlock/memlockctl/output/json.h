@@ -48,6 +48,8 @@ void cli_json_bool(struct cli_json *json, bool value);
 void cli_json_null(struct cli_json *json);
 /* KEY with VALUE when KNOWN, else with null. */
 void cli_json_uint_or_null(struct cli_json *json, const char *key, bool known, uint64_t value);
+/* KEY with TEXT, or with null when TEXT is empty. */
+void cli_json_text_or_null(struct cli_json *json, const char *key, const char *text);
 
 /* Writes VALUE as a JSON string literal, quotes included. */
 void cli_json_write_string(FILE *out, const char *value);

@@ -115,12 +115,6 @@ static const char *const action_names[] = {
 	[PML_UNIT_WRITE] = "write",
 };
 
-static void json_string_or_null(struct cli_json *j, const char *key, const char *value)
-{
-	cli_json_key(j, key);
-	cli_json_string(j, value[0] != '\0' ? value : NULL);
-}
-
 /* A LimitMEMLOCK= the unit's files set: {"soft", "hard", "file", "line"}. */
 static void json_value(struct cli_json *j, const char *key, const struct pml_unit_value *v)
 {
@@ -163,7 +157,7 @@ static void print_json(const struct pml_policy *policy, const char *asked, const
 	cli_json_close_array(&j);
 	cli_json_key(&j, "machine");
 	cli_json_machine(&j, &d->machine, options);
-	json_string_or_null(&j, "unit_file", files->path);
+	cli_json_text_or_null(&j, "unit_file", files->path);
 	cli_json_key(&j, "masked");
 	cli_json_bool(&j, files->masked);
 	cli_json_key(&j, "rule");
@@ -196,13 +190,13 @@ static void print_json(const struct pml_policy *policy, const char *asked, const
 		cli_json_open_object(&j);
 		cli_json_key(&j, "bytes");
 		cli_json_bytes(&j, d->machine.available.bytes);
-		json_string_or_null(&j, "from", d->machine.available.from);
+		cli_json_text_or_null(&j, "from", d->machine.available.from);
 		cli_json_close_object(&j);
 	} else {
 		cli_json_null(&j);
 	}
 	json_value(&j, "own", &files->limit);
-	json_string_or_null(&j, "masked_by", files->masked_by);
+	cli_json_text_or_null(&j, "masked_by", files->masked_by);
 	cli_json_key(&j, "action");
 	cli_json_string(&j, action_names[d->action]);
 	cli_json_key(&j, "dropin");

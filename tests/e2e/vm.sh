@@ -155,7 +155,11 @@ module_order() {
 	done
 }
 
-fetch_kernel || tap_skip_all "no Debian kernel for the VM: $why"
+# make -j2 check-vm boots two VMs at once, each fetching the same kernel:
+# one fetches and unpacks it while the other waits.
+mkdir -p "$cache" || tap_skip_all "cannot create $cache"
+{ flock 9 && fetch_kernel; } 9>"$cache/.kernel.lock" ||
+	tap_skip_all "no Debian kernel for the VM: $why"
 vmlinuz=$(ls "$kroot"/boot/vmlinuz-* 2>/dev/null | head -n 1)
 kver=${vmlinuz##*/vmlinuz-}
 kdir=$kroot/lib/modules/$kver

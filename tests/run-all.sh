@@ -18,13 +18,13 @@
 #   8. make check-directory: real slapd and nslcd in private namespaces
 #   8a. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
 #      on Debian 12 and in a Debian 13 root
-#   9. each libFuzzer target for PML_FUZZ_SECONDS (60): one case each
+#   9. each libFuzzer target for PML_FUZZ_SECONDS (30): one case each
 #  10. .ci/port-i386.sh: make check of an i386 build, run natively
 #  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
 #      decision and loader tests under qemu-user
-#  12. .ci/debian13.sh: 1 and 3 again in a fresh Debian 13 root, built
-#      with its own toolchain, the end-to-end tests driving its own sshd, su
-#      and runuser; then every golden file and step 9's fuzz corpus
+#  12. .ci/debian13.sh: 3 again in a fresh Debian 13 root, built with its
+#      own toolchain, and from a plain build what 3 cannot run (the
+#      end-to-end tests driving its own sshd, su and runuser); then every golden file and step 9's fuzz corpus
 #      through this build (libconfig 1.5) and the root's (1.7.3): the same
 #      verdicts and messages
 #  13. .ci/debian-package.sh: the Debian package built, linted, installed,
@@ -203,7 +203,7 @@ took "check-slurm"
 
 # Each fuzz target runs for a fixed time from a private clang build and
 # counts as one case: passed when nothing crashed, leaked or aborted.
-fuzz_seconds=${PML_FUZZ_SECONDS:-60}
+fuzz_seconds=${PML_FUZZ_SECONDS:-30}
 echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
 # From `make distdir`: a tree configured in place cannot host another build.
 fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
@@ -260,7 +260,7 @@ run_tap_step i386 .ci/port-i386.sh
 echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh)"
 run_tap_step s390x .ci/port-s390x.sh
 
-echo "== Debian 13: make check, the sanitizers and libconfig 1.7.3 against 1.5 in a fresh trixie root (.ci/debian13.sh)"
+echo "== Debian 13: make check under the sanitizers, the end-to-end tests, libconfig 1.7.3 against 1.5 in a fresh trixie root (.ci/debian13.sh)"
 export PML_FUZZ_CORPUS=$fuzz_corpus
 run_tap_step "debian 13" .ci/debian13.sh
 unset PML_FUZZ_CORPUS

@@ -9,7 +9,7 @@
 #
 #   Debian 12  this machine's own Slurm (slurm-wlm 22.05) and the module
 #              and memlockctl this build made;
-#   Debian 13  a Debian 13 root from .ci/root.sh (mmdebstrap; the tarball
+#   Debian 13  a Debian 13 root from .ci/root.sh (.ci/roots: trixie-slurm; the tarball
 #              kept in $PML_ROOT_CACHE, default /var/cache/pml-roots, until
 #              its package list changes), the module and memlockctl built
 #              in it from `make distdir` (kept there too until their
@@ -23,9 +23,6 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root_lib=$here/../../.ci/root.sh
-# What a Debian 13 root needs: Slurm and munge, ip, and the module's build.
-root_packages="slurmd slurmctld slurm-client munge iproute2 gcc libc6-dev make pkg-config
-	libpam0g-dev libconfig-dev"
 tap_n=0
 
 skip_release() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1: every case # SKIP $2"; }
@@ -99,8 +96,9 @@ sources_sum() {
 debian13() {
 	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl targets=
 	t0=$(date +%s)
-	# shellcheck disable=SC2086 # the package list is split on purpose
-	if ! root_make "$root" trixie minbase $root_packages 2>"$ROOT_WORK/trixie.err"; then
+	# Slurm and munge, ip and the module's build: the trixie-slurm line of
+	# .ci/roots, which tests/run-all.sh makes in the background.
+	if ! root_named "$root" trixie-slurm 2>"$ROOT_WORK/trixie.err"; then
 		skip_release "Debian 13" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
 		return
 	fi

@@ -3,38 +3,38 @@
 # The whole test suite, as the README and CI run it, from a configured and
 # built tree:
 #   1. make check              the unit, loader and libpam tests
-#   2. make -j2 check-vm       the cases that need real root, in VMs, two
-#      at a time: Debian 13 with the package, systemd as PID 1, busybox,
-#      and memlockctl measure with real io_uring clients (fio among them)
-#      on Debian 12's and 13's kernels
-#   3. the same as 1 under ASan+UBSan, built from `make distdir` so that the dist
-#      tarball is proven complete too
-#   4. make bench at a tiny size: one case, passed if it runs to the end
-#   5. make distcheck (the tests that read the source tree or install):
-#      one case, passed if the release tarball checks out
-#   6. make check-valgrind: the libpam tests, the soak and the failed
-#      allocations under memcheck
-#   7. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
-#   8. make check-directory: real slapd and nslcd in private namespaces
-#   8a. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
-#      on Debian 12 and in a Debian 13 root
-#   9. each libFuzzer target for PML_FUZZ_SECONDS (30): one case each
-#  10. .ci/port-i386.sh: make check of an i386 build, run natively
-#  11. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
-#      decision and loader tests under qemu-user
-#  12. .ci/debian13.sh: 3 again in a fresh Debian 13 root, built with its
-#      own toolchain, and from a plain build what 3 cannot run (the
-#      end-to-end tests driving its own sshd, su and runuser); then every golden file and step 9's fuzz corpus
-#      through this build (libconfig 1.5) and the root's (1.7.3): the same
-#      verdicts and messages
-#  13. .ci/debian-package.sh: the Debian package built, linted, installed,
+#   2. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
-#      the upgrade from Debian 12 to 13
-#  14. make check-fleet: Debian's node_exporter serving memlockctl's
+#      the upgrade from Debian 12 to 13; its packages are kept for 3 and 15
+#   3. make -j2 check-vm       the cases that need real root, in VMs, two
+#      at a time: Debian 13 with step 2's package, systemd as PID 1,
+#      busybox, and memlockctl measure with real io_uring clients (fio
+#      among them) on Debian 12's and 13's kernels
+#   4. the same as 1 under ASan+UBSan, built from `make distdir` so that the dist
+#      tarball is proven complete too
+#   5. make bench at a tiny size: one case, passed if it runs to the end
+#   6. make distcheck (the tests that read the source tree or install):
+#      one case, passed if the release tarball checks out
+#   7. make check-valgrind: the libpam tests, the soak and the failed
+#      allocations under memcheck
+#   8. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
+#   9. make check-directory: real slapd and nslcd in private namespaces
+#  10. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
+#      on Debian 12 and in a Debian 13 root
+#  11. each libFuzzer target for PML_FUZZ_SECONDS (30): one case each
+#  12. .ci/port-i386.sh: make check of an i386 build, run natively
+#  13. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
+#      decision and loader tests under qemu-user
+#  14. .ci/debian13.sh: 4 again in a fresh Debian 13 root, built with its
+#      own toolchain, and from a plain build what 4 cannot run (the
+#      end-to-end tests driving its own sshd, su and runuser); then every
+#      golden file and step 11's fuzz corpus through this build (libconfig
+#      1.5) and the root's (1.7.3): the same verdicts and messages
+#  15. make check-fleet: Debian's node_exporter serving memlockctl's
 #      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
 #      run by Debian's ansible-playbook against Debian 12 and 13 roots,
-#      installing the packages step 13 built; unattended-upgrades and a
-#      conffile that step 2 edited, in Debian 12 and 13 roots
+#      installing the packages step 2 built; unattended-upgrades and a
+#      conffile that step 2 of the README edited, in Debian 12 and 13 roots
 # (the roots of 12 and 13 made in the background from the start:
 # .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted,
@@ -92,7 +92,8 @@ if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
 	"$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
 	bake_pid=$!
 fi
-trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures"' EXIT
+debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs"' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -117,14 +118,50 @@ tally() {
 	passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0})) skipped=$((skipped + ${s:-0}))
 }
 
+# Steps that print TAP of their own (.ci/*.sh): every case counted, a
+# "# SKIP" one as skipped; a "not ok ... # TODO" one is a known gap,
+# reported and not counted, and an "ok ... # TODO" one, a gap that has
+# closed, counts as failed until its TODO goes.  A step that printed no
+# case, or bailed out, counts as one failure.
+tap_tally() {
+	local name=$1 tap=$2 p f s x xp
+	p=$(grep -c '^ok ' "$tap" | tr -d ' ')
+	s=$(grep -c '^ok .*# SKIP' "$tap" | tr -d ' ')
+	xp=$(grep -c '^ok .*# TODO' "$tap" | tr -d ' ')
+	x=$(grep -c '^not ok .*# TODO' "$tap" | tr -d ' ')
+	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
+	p=$((p - s - xp)) f=$((f - x + xp))
+	[ $((p + f + s + x)) -eq 0 ] && { f=1; failure "$name" "printed no case"; }
+	grep -e '^not ok ' -e '^Bail out!' -e '^ok .*# TODO' "$tap" | grep -v '^not ok .*# TODO' |
+		while IFS= read -r line; do failure "$name" "$line"; done
+	echo "== $name: $p passed, $f failed, $s skipped"
+	[ "$x" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO, not counted"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+run_tap_step() { # name, script
+	local name=$1 script=$2 tap
+	tap=$(mktemp /tmp/pml-step-tap-XXXXXX)
+	PML_BUILD_DIR=$build "$top/$script" "$build" | tee "$tap" || status=1
+	tap_tally "$name" "$tap"
+	took "$name"
+	rm -f "$tap"
+}
+
 echo "== make check"
 make -C "$build" -j"$jobs" check || status=1
 tally "make check" "$build"
 took "make check"
 
+# The packages, built first: the Debian 13 VM of the next step boots with
+# them, and make check-fleet installs them.
+echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
+PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
+
 # Each TCG VM keeps one processor busy: two boot at a time.
 echo "== make -j2 check-vm (real root in TCG virtual machines: Debian 13, systemd, busybox, measure)"
-make -C "$build" -j2 check-vm || status=1
+vm_debs=
+ls "$debs"/trixie/memlockctl_*.deb >/dev/null 2>&1 && vm_debs=$debs/trixie
+PML_VM_DEBS=$vm_debs make -C "$build" -j2 check-vm || status=1
 tally "check-vm" "$build/tests/e2e"
 took "check-vm"
 
@@ -160,7 +197,7 @@ took "bench"
 
 # The release tarball: distcheck builds it out of tree from a read-only
 # source, runs tests, installs, uninstalls and finds nothing left behind.
-# One case; its long output goes to a log, shown when it fails.  Step 3
+# One case; its long output goes to a log, shown when it fails.  Step 4
 # already runs the whole make check on the dist tree: here only the tests
 # that read the source tree or install, which a read-only srcdir can
 # break, run again.
@@ -208,7 +245,7 @@ echo "== fuzz: each libFuzzer target for $fuzz_seconds s (tests/fuzz/run.sh)"
 # From `make distdir`: a tree configured in place cannot host another build.
 fuzz_tap=$(mktemp /tmp/pml-fuzz-tap-XXXXXX)
 fuzz_src=$(mktemp -d /tmp/pml-fuzz-src-XXXXXX)
-# The corpus is kept for step 12, which runs it through both libconfigs.
+# The corpus is kept for step 14, which runs it through both libconfigs.
 fuzz_corpus=$(mktemp -d /tmp/pml-fuzz-corpus-XXXXXX)
 if make -C "$build" distdir distdir="$fuzz_src/src" >/dev/null; then
 	PML_FUZZ_CORPUS=$fuzz_corpus "$fuzz_src/src/tests/fuzz/run.sh" "$fuzz_seconds" |
@@ -225,35 +262,6 @@ passed=$((passed + p)) failed=$((failed + f))
 rm -f "$fuzz_tap"
 took "fuzz"
 
-# Steps that print TAP of their own (.ci/*.sh): every case counted, a
-# "# SKIP" one as skipped; a "not ok ... # TODO" one is a known gap,
-# reported and not counted, and an "ok ... # TODO" one, a gap that has
-# closed, counts as failed until its TODO goes.  A step that printed no
-# case, or bailed out, counts as one failure.
-tap_tally() {
-	local name=$1 tap=$2 p f s x xp
-	p=$(grep -c '^ok ' "$tap" | tr -d ' ')
-	s=$(grep -c '^ok .*# SKIP' "$tap" | tr -d ' ')
-	xp=$(grep -c '^ok .*# TODO' "$tap" | tr -d ' ')
-	x=$(grep -c '^not ok .*# TODO' "$tap" | tr -d ' ')
-	f=$(grep -c -e '^not ok ' -e '^Bail out!' "$tap" | tr -d ' ')
-	p=$((p - s - xp)) f=$((f - x + xp))
-	[ $((p + f + s + x)) -eq 0 ] && { f=1; failure "$name" "printed no case"; }
-	grep -e '^not ok ' -e '^Bail out!' -e '^ok .*# TODO' "$tap" | grep -v '^not ok .*# TODO' |
-		while IFS= read -r line; do failure "$name" "$line"; done
-	echo "== $name: $p passed, $f failed, $s skipped"
-	[ "$x" -eq 0 ] || echo "== $name: $x known gap(s) reported as TODO, not counted"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-}
-run_tap_step() { # name, script
-	local name=$1 script=$2 tap
-	tap=$(mktemp /tmp/pml-step-tap-XXXXXX)
-	PML_BUILD_DIR=$build "$top/$script" "$build" | tee "$tap" || status=1
-	tap_tally "$name" "$tap"
-	took "$name"
-	rm -f "$tap"
-}
-
 echo "== i386: make check of a 32-bit build (.ci/port-i386.sh)"
 run_tap_step i386 .ci/port-i386.sh
 
@@ -266,16 +274,11 @@ run_tap_step "debian 13" .ci/debian13.sh
 unset PML_FUZZ_CORPUS
 rm -rf "$fuzz_corpus"
 
-echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
-debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
-PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
-
 # The fleet's playbook installs the packages the step before built.
-echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that step 2 edited)"
+echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that the README's step 2 edited)"
 PML_FLEET_DEBS=$debs make -C "$build" check-fleet || status=1
 tally "check-fleet" "$build/tests/fleet"
 took "check-fleet"
-rm -rf "$debs"
 
 [ -z "$bake_pid" ] || { wait "$bake_pid"; sed 's/^/== /' "$bake_log"; }
 if [ -s "$failures" ]; then

@@ -84,68 +84,84 @@ kdeb=$(ls "$cache"/linux-image-*-amd64_*.deb 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kdeb" ] || tap_skip_all "no Debian 13 kernel package in $cache"
 note "the Debian 13 root"
 
-# The build root: buildd, the build-deps of debian/control and liburing.
-files=("$PML_SRCDIR/debian/control")
-broot=$(cached_root build "$(hash_of "$build_packages")" --variant=buildd \
-	--include="$build_packages" \
-	--customize-hook='mkdir -p "$1/tmp/pml"' \
-	--customize-hook="copy-in $PML_SRCDIR/debian /tmp/pml" \
-	--customize-hook='chroot "$1" apt-get build-dep -y -q -P nocheck /tmp/pml' \
-	--customize-hook='rm -rf "$1/tmp/pml"') ||
-	tap_skip_all "mmdebstrap --variant=buildd $suite failed: $(tail -n 3 "$work/build.log" 2>/dev/null)"
-note "the Debian 13 build root"
-
-# --- The package, built for Debian 13 ----------------------------------------
-upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$PML_SRCDIR/configure.ac")
-make -C "$PML_BUILDDIR" distdir distdir="$work/pam_memlock-$upstream" >"$work/dist.log" 2>&1 ||
-	tap_skip_all "make distdir failed: $(tail -n 3 "$work/dist.log")"
 payload=$work/payload
-mkdir -p "$payload"
-# build_package: in a private mount namespace, the build root under an
-# overlay whose changes go to $work; dpkg-buildpackage -b without the
-# build-time tests (the suite runs them; this boot tests the installed
-# package), and the io_uring probe against Debian 13's liburing.
-build_package() {
-	local top=$work/overlay src=/build/pam-memlock-$upstream
-	mkdir -p "$top/upper" "$top/work" "$top/root" &&
-		mount -t overlay -o "lowerdir=$broot,upperdir=$top/upper,workdir=$top/work" \
-			pml-build "$top/root" &&
-		mount -t proc proc "$top/root/proc" && mount --rbind /dev "$top/root/dev" &&
-		mkdir -p "$top/root/build" &&
-		cp -a "$work/pam_memlock-$upstream" "$top/root$src" &&
-		cp -a "$PML_SRCDIR/debian" "$top/root$src/" &&
-		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-			DEB_BUILD_OPTIONS=nocheck DEB_BUILD_PROFILES=nocheck chroot "$top/root" sh -c \
-			"cd $src && dpkg-buildpackage -us -uc -b &&
-			 gcc -O2 -Wall -o /build/pml_uring_probe tests/e2e/uring_probe.c -luring" &&
-		cp "$top"/root/build/libpam-memlock_*.deb "$top"/root/build/memlockctl_*.deb \
-			"$top/root/build/pml_uring_probe" "$payload/"
+mkdir -p "$payload/tests"
+# package_from_tree: the package and the probe into $payload, built for
+# Debian 13 in a build root of its own (buildd, the build-deps of
+# debian/control and liburing), both kept in the cache.
+package_from_tree() {
+	files=("$PML_SRCDIR/debian/control")
+	broot=$(cached_root build "$(hash_of "$build_packages")" --variant=buildd \
+		--include="$build_packages" \
+		--customize-hook='mkdir -p "$1/tmp/pml"' \
+		--customize-hook="copy-in $PML_SRCDIR/debian /tmp/pml" \
+		--customize-hook='chroot "$1" apt-get build-dep -y -q -P nocheck /tmp/pml' \
+		--customize-hook='rm -rf "$1/tmp/pml"') ||
+		tap_skip_all "mmdebstrap --variant=buildd $suite failed: $(tail -n 3 "$work/build.log" 2>/dev/null)"
+	note "the Debian 13 build root"
+
+	# The package, built for Debian 13.
+	upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$PML_SRCDIR/configure.ac")
+	make -C "$PML_BUILDDIR" distdir distdir="$work/pam_memlock-$upstream" >"$work/dist.log" 2>&1 ||
+		tap_skip_all "make distdir failed: $(tail -n 3 "$work/dist.log")"
+	# build_package: in a private mount namespace, the build root under an
+	# overlay whose changes go to $work; dpkg-buildpackage -b without the
+	# build-time tests (the suite runs them; this boot tests the installed
+	# package), and the io_uring probe against Debian 13's liburing.
+	build_package() {
+		local top=$work/overlay src=/build/pam-memlock-$upstream
+		mkdir -p "$top/upper" "$top/work" "$top/root" &&
+			mount -t overlay -o "lowerdir=$broot,upperdir=$top/upper,workdir=$top/work" \
+				pml-build "$top/root" &&
+			mount -t proc proc "$top/root/proc" && mount --rbind /dev "$top/root/dev" &&
+			mkdir -p "$top/root/build" &&
+			cp -a "$work/pam_memlock-$upstream" "$top/root$src" &&
+			cp -a "$PML_SRCDIR/debian" "$top/root$src/" &&
+			env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+				DEB_BUILD_OPTIONS=nocheck DEB_BUILD_PROFILES=nocheck chroot "$top/root" sh -c \
+				"cd $src && dpkg-buildpackage -us -uc -b &&
+				 gcc -O2 -Wall -o /build/pml_uring_probe tests/e2e/uring_probe.c -luring" &&
+			cp "$top"/root/build/libpam-memlock_*.deb "$top"/root/build/memlockctl_*.deb \
+				"$top/root/build/pml_uring_probe" "$payload/"
+	}
+	export -f build_package
+	export work broot upstream payload PML_SRCDIR
+	# The same sources in the same build root build the same package: kept in
+	# $cache/deb-HASH, HASH of the dist tree (less tests/, which a build without
+	# its tests does not read, but for the probe's source), debian/ and the
+	# build root's name.
+	tree_hash() {
+		(cd "$work" && find "pam_memlock-$upstream" -type f \( ! -path '*/tests/*' -o \
+			-name uring_probe.c \) -print0 | sort -z | xargs -0 sha256sum
+		 cd "$PML_SRCDIR" && find debian -type f -print0 | sort -z | xargs -0 sha256sum
+		 echo "$broot") | sha256sum | cut -c1-16
+	}
+	debs=$cache/deb-$(tree_hash)
+	if [ -d "$debs" ]; then
+		cp "$debs"/* "$payload/"
+		note "the package, built before for the same sources"
+	else
+		unshare --mount --propagation private bash -c build_package >"$work/deb.log" 2>&1 ||
+			tap_skip_all "the Debian 13 package did not build: $(tail -n 5 "$work/deb.log" | tr '\n' ' ')"
+		rm -rf "$cache"/deb-* && mkdir -p "$debs" && cp "$payload"/* "$debs/"
+		note "the package built"
+	fi
 }
-export -f build_package
-export work broot upstream payload PML_SRCDIR
-# The same sources in the same build root build the same package: kept in
-# $cache/deb-HASH, HASH of the dist tree (less tests/, which a build without
-# its tests does not read, but for the probe's source), debian/ and the
-# build root's name.
-tree_hash() {
-	(cd "$work" && find "pam_memlock-$upstream" -type f \( ! -path '*/tests/*' -o \
-		-name uring_probe.c \) -print0 | sort -z | xargs -0 sha256sum
-	 cd "$PML_SRCDIR" && find debian -type f -print0 | sort -z | xargs -0 sha256sum
-	 echo "$broot") | sha256sum | cut -c1-16
-}
-debs=$cache/deb-$(tree_hash)
-if [ -d "$debs" ]; then
-	cp "$debs"/* "$payload/"
-	note "the package, built before for the same sources"
+
+# PML_VM_DEBS=DIR: the package as .ci/debian-package.sh built it for
+# Debian 13 from this tree (tests/run-all.sh hands it on): no build root,
+# no second build; the probe is then this build's, which runs on Debian
+# 13's libc and liburing as it does on 12's.
+if [ -n "${PML_VM_DEBS:-}" ]; then
+	cp "$PML_VM_DEBS"/libpam-memlock_*.deb "$PML_VM_DEBS"/memlockctl_*.deb "$payload/" &&
+		cp "$PML_BUILDDIR/tests/e2e/uring_probe" "$payload/pml_uring_probe" ||
+		tap_skip_all "no Debian 13 package in PML_VM_DEBS=$PML_VM_DEBS, or no tests/e2e/uring_probe"
+	note "the package, from PML_VM_DEBS"
 else
-	unshare --mount --propagation private bash -c build_package >"$work/deb.log" 2>&1 ||
-		tap_skip_all "the Debian 13 package did not build: $(tail -n 5 "$work/deb.log" | tr '\n' ' ')"
-	rm -rf "$cache"/deb-* && mkdir -p "$debs" && cp "$payload"/* "$debs/"
-	note "the package built"
+	package_from_tree
 fi
 
 # What the guest reads: the README (its Debian steps), the e2e scripts.
-mkdir -p "$payload/tests"
 cp "$PML_SRCDIR/README" "$payload/" && cp -a "$PML_SRCDIR/tests/e2e" "$payload/tests/" &&
 	mv "$payload/pml_uring_probe" "$payload/tests/e2e/uring_probe" ||
 	tap_skip_all "cannot copy the guest's files"

@@ -304,6 +304,57 @@ plugin 0 "^MEMLOCK OK - 0 of 1 process below .*'unknown'=1;" --root "$nologind" 
 	grep -qx 'memlock_processes{verdict="below"} 1' "$work/ms"
 verdict "nagios, metrics --service: the service of sessions logind names none for" "$work/p" "$work/err"
 
+# The units the policy's unit rules match: doctor's verdict for each, as
+# series and in the plugin's state.  The policy is this build's default
+# file, here (check reads it) and in the root (doctor reads the root's, as
+# the generator does), mounted as above; the generator's drop-in is the
+# real generator's.
+units=$work/units
+tree "$units"
+proc "$units" 71 8388608 0 0
+printf '[Service]\nExecStart=/usr/bin/db\n' >"$units/lib/systemd/system/db.service"
+mkdir -p "$work/usec" "$units$secdir" "$units/run/systemd/generator"
+printf '%s\n' 'limit = "8 MiB";' 'rules = ( { unit = "db.service"; limit = "64 MiB"; mode = "set"; } );' \
+	>"$work/usec/memlock.conf"
+cp "$work/usec/memlock.conf" "$units$default_conf"
+# in_policy_ns COMMAND...: COMMAND with this build's default policy file
+# the units root's.
+in_policy_ns() {
+	unshare -m -- sh -c '
+		mount --make-rprivate / || exit 99
+		if [ ! -d "$2" ]; then mount -t tmpfs pml-test "$3" && mkdir -p "$2" || exit 99; fi
+		mount --bind "$1" "$2" && shift 3 && exec "$@"' _ "$work/usec" "$secdir" "$anchor" "$@"
+}
+export SYSTEMD_UNIT_PATH=/etc/systemd/system:/lib/systemd/system
+if unshare -m true 2>/dev/null && { [ -d "$secdir" ] || $free; }; then
+	in_policy_ns "$ctl" metrics --root "$units" >"$work/munits" 2>"$work/err" &&
+		grep -qx 'memlock_doctor_unit{unit="db.service",verdict="stale"} 1' "$work/munits" &&
+		grep -qx 'memlock_doctor_unit{unit="db.service",verdict="ok"} 0' "$work/munits" &&
+		grep -qx 'memlock_doctor_units_not_ok 1' "$work/munits" &&
+		grep -qx 'memlock_doctor_units_not_ok 0' "$work/m"
+	verdict "metrics: each unit's verdict (db.service, no generator run: stale); none but a 0 without unit rules" \
+		"$work/munits" "$work/err"
+	in_policy_ns "$ctl" nagios --root "$units" >"$work/p" 2>"$work/err"
+	[ $? = 1 ] && grep -q "^MEMLOCK WARNING - 0 of 1 process below the policy, 0 of 1 session path not ok, 1 of 1 unit not ok (db.service: stale) |.*'units_not_ok'=1;0;;0" "$work/p"
+	verdict "nagios: 1 WARNING for a stale unit, named" "$work/p" "$work/err"
+	in_policy_ns env SYSTEMD_UNIT_PATH="$units/etc/systemd/system:$units/lib/systemd/system" \
+		"$PML_BUILDDIR/pam-memlock-generator" "$units/run/systemd/generator" 2>"$work/err" &&
+		in_policy_ns "$ctl" nagios --root "$units" >"$work/p" 2>>"$work/err"
+	[ $? = 0 ] && grep -q "^MEMLOCK OK - .*, 0 of 1 unit not ok |.*'units_not_ok'=0;0;;0" "$work/p"
+	verdict "nagios: 0 OK once the generator has written the unit's drop-in" "$work/p" "$work/err"
+	mkdir -p "$units/etc/systemd/system/db.service.d"
+	printf '[Service]\nLimitMEMLOCK=1G\n' >"$units/etc/systemd/system/db.service.d/60-admin.conf"
+	in_policy_ns "$ctl" nagios --root "$units" >"$work/p" 2>"$work/err"
+	[ $? = 1 ] && grep -q "1 of 1 unit not ok (db.service: overridden)" "$work/p"
+	verdict "nagios: 1 WARNING for a unit an admin's later drop-in overrides" "$work/p" "$work/err"
+else
+	for what in "metrics: each unit's verdict" "nagios: 1 WARNING for a stale unit" \
+		"nagios: 0 OK once the generator has written" "nagios: 1 WARNING for an overridden unit"; do
+		skip "$what" "needs unshare -m, and $secdir or a tmpfs over $anchor that hides nothing the test needs"
+	done
+fi
+unset SYSTEMD_UNIT_PATH
+
 failed=
 for args in "--warning x" "--critical -1" "--policy-warning -1" "--strict-host=name" "--mode 0644" "--json" "--bogus" "user"; do
 	# shellcheck disable=SC2086 # each a list of words

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dirfd/dirfd.h"
+
 /* doctor's visitor: keeps each path's service and verdict. */
 static void keep_path(const struct doc_path *p, bool last, void *ctx)
 {
@@ -30,6 +32,26 @@ static void keep_path(const struct doc_path *p, bool last, void *ctx)
 	}
 	f->paths = grown;
 	f->paths[f->n_paths++] = (struct monitor_path){ .service = service, .verdict = p->verdict };
+}
+
+/* doctor's unit visitor: keeps each unit's name and verdict. */
+static void keep_unit(const struct doc_unit *u, void *ctx)
+{
+	struct monitor_facts *f = ctx;
+	struct monitor_unit *grown;
+	char *name;
+
+	if (u->verdict != DOC_UNIT_OK)
+		f->units_not_ok++;
+	name = strdup(u->name);
+	grown = name != NULL ? realloc(f->units, (f->n_units + 1) * sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		free(name);
+		fprintf(stderr, "memlockctl: out of memory: a unit's name is left out\n");
+		return;
+	}
+	f->units = grown;
+	f->units[f->n_units++] = (struct monitor_unit){ .name = name, .verdict = u->verdict };
 }
 
 static void check(const struct cli_options *options, struct monitor_facts *f)
@@ -77,13 +99,15 @@ static int status(const struct cli_options *options, struct monitor_facts *f)
 int monitor_collect(const struct cli_options *options, struct monitor_facts *f)
 {
 	const struct doc_visitor v = { .path = keep_path, .ctx = f };
+	const struct doctor d = { .options = options, .root = dirfd_root_canonical(options->root) };
 	bool all_ok;
 	int rc;
 
 	*f = (struct monitor_facts){ .scan_rc = -EAGAIN };
 	clock_gettime(CLOCK_REALTIME, &f->when);
 	check(options, f);
-	f->doctor_ran = doc_run(options, &v, &all_ok) == CLI_EXIT_OK;
+	f->doctor_ran = doc_run(options, &v, &all_ok) == CLI_EXIT_OK &&
+			doc_check_units(&d, NULL, keep_unit, f, &all_ok) == 0;
 	rc = status(options, f);
 	if (rc != CLI_EXIT_OK)
 		monitor_free(f);
@@ -97,6 +121,9 @@ void monitor_free(struct monitor_facts *f)
 	for (i = 0; i < f->n_paths; i++)
 		free(f->paths[i].service);
 	free(f->paths);
+	for (i = 0; i < f->n_units; i++)
+		free(f->units[i].name);
+	free(f->units);
 	if (f->policy_loads)
 		check_result_free(&f->check);
 	if (f->scan_rc == 0)

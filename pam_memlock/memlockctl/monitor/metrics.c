@@ -104,6 +104,19 @@ static void doctor_series(FILE *out, const struct monitor_facts *f)
 		}
 	family(out, "memlock_doctor_paths_not_ok", "Session paths whose verdict is neither ok nor greeter.");
 	sample(out, "memlock_doctor_paths_not_ok", NULL, NULL, f->paths_not_ok);
+	if (f->n_units > 0) {
+		family(out, "memlock_doctor_unit",
+		       "memlockctl doctor's verdict for each systemd unit the policy's unit rules match: 1 for the verdict it has, 0 for the others.");
+		for (i = 0; i < f->n_units; i++)
+			for (v = 0; v <= DOC_UNIT_ERROR; v++) {
+				fputs("memlock_doctor_unit{unit=\"", out);
+				label_value(out, f->units[i].name);
+				fprintf(out, "\",verdict=\"%s\"} %d\n", doc_unit_verdict_names[v],
+					f->units[i].verdict == v);
+			}
+	}
+	family(out, "memlock_doctor_units_not_ok", "Units the unit rules match whose verdict is not ok.");
+	sample(out, "memlock_doctor_units_not_ok", NULL, NULL, f->units_not_ok);
 }
 
 static void per_user(FILE *out, const struct monitor_facts *f)

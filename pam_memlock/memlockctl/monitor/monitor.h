@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
  * What a monitoring system reads of a host: check's answer about the
- * policy, doctor's verdict for each session path, and status's reading of
- * the running processes, each taken from the command that prints it
- * (check_policy, doc_run, live_scan), never worked out a second time.
+ * policy, doctor's verdict for each session path and for each unit the
+ * unit rules match, and status's reading of the running processes, each
+ * taken from the command that prints it (check_policy, doc_run,
+ * doc_check_units, live_scan), never worked out a second time.
  * metrics.c writes them for Prometheus, nagios.c as a plugin's one line.
  */
 #ifndef PML_CLI_MONITOR_H
@@ -16,6 +17,7 @@
 
 #include "cli.h"
 #include "doctor/path.h"
+#include "doctor/unitrules.h"
 #include "live/live.h"
 #include "policy/check.h"
 
@@ -25,6 +27,11 @@
 struct monitor_path {
 	char *service;
 	enum doc_verdict verdict;
+};
+
+struct monitor_unit {
+	char *name;
+	enum doc_unit_verdict verdict;
 };
 
 struct monitor_facts {
@@ -39,6 +46,11 @@ struct monitor_facts {
 	struct monitor_path *paths;
 	size_t n_paths;
 	size_t paths_not_ok;
+	/* doctor's units, in name order: none without unit rules, or when
+	 * the policy is invalid (check says so). */
+	struct monitor_unit *units;
+	size_t n_units;
+	size_t units_not_ok;
 	/* status: 0, or live_scan's error (-EINVAL: the policy is invalid;
 	 * another: the processes could not be listed). */
 	int scan_rc;

@@ -12,9 +12,10 @@
  * could not be read; CRITICAL when more processes than --critical are
  * below the policy, or check finds more warnings than --policy-critical;
  * WARNING when more than --warning are below (0 unless given), more
- * warnings than --policy-warning (0 unless given) are found, or a session
+ * warnings than --policy-warning (0 unless given) are found, a session
  * path is not ok (any verdict of doctor's but ok and greeter: what doctor
- * finds is a path to fix, not an outage); else OK.  Check's warnings are
+ * finds is a path to fix, not an outage), or a unit the unit rules match
+ * is not ok (stale, overridden); else OK.  Check's warnings are
  * those about the policy, and those about this host of the kinds
  * --strict-host names (none unless given): a ceiling that decides on a
  * large host is the ceiling doing its job.
@@ -65,6 +66,17 @@ static const struct monitor_path *first_not_ok(const struct monitor_facts *f)
 	return NULL;
 }
 
+/* The first unit that is not ok, to name in the line. */
+static const struct monitor_unit *first_unit_not_ok(const struct monitor_facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_units; i++)
+		if (f->units[i].verdict != DOC_UNIT_OK)
+			return &f->units[i];
+	return NULL;
+}
+
 /* Check's warnings that count (the header). */
 static unsigned warnings(const struct cli_options *options, const struct monitor_facts *f)
 {
@@ -81,6 +93,7 @@ static enum plugin_state judge(const struct cli_options *options, const struct m
 {
 	size_t below = f->processes[LIVE_BELOW];
 	const struct monitor_path *bad = first_not_ok(f);
+	const struct monitor_unit *bad_unit = first_unit_not_ok(f);
 	enum plugin_state state = PLUGIN_OK;
 	unsigned warned;
 	int used;
@@ -100,7 +113,7 @@ static enum plugin_state judge(const struct cli_options *options, const struct m
 	warned = warnings(options, f);
 	if (above(below, options->critical) || above(warned, options->policy_critical))
 		state = PLUGIN_CRITICAL;
-	else if (above(below, options->warning) || bad != NULL ||
+	else if (above(below, options->warning) || bad != NULL || bad_unit != NULL ||
 		 above(warned, options->policy_warning))
 		state = PLUGIN_WARNING;
 	used = snprintf(text, len, "%zu of %zu %s below the policy, %zu of %zu session %s not ok",
@@ -110,8 +123,14 @@ static enum plugin_state judge(const struct cli_options *options, const struct m
 		used += snprintf(text + used, len - (size_t)used, ", %u %s from memlockctl check",
 				 warned, cli_plural(warned, "warning", "warnings"));
 	if (bad != NULL && used > 0 && (size_t)used < len)
-		snprintf(text + used, len - (size_t)used, " (%s: %s)", bad->service,
-			 doc_verdict_names[bad->verdict]);
+		used += snprintf(text + used, len - (size_t)used, " (%s: %s)", bad->service,
+				 doc_verdict_names[bad->verdict]);
+	if (f->n_units > 0 && used > 0 && (size_t)used < len)
+		used += snprintf(text + used, len - (size_t)used, ", %zu of %zu %s not ok",
+				 f->units_not_ok, f->n_units, cli_plural(f->n_units, "unit", "units"));
+	if (bad_unit != NULL && used > 0 && (size_t)used < len)
+		snprintf(text + used, len - (size_t)used, " (%s: %s)", bad_unit->name,
+			 doc_unit_verdict_names[bad_unit->verdict]);
 	return state;
 }
 
@@ -165,6 +184,7 @@ int cli_nagios(const struct cli_options *options)
 		perf("host_warnings", f.check.count.host, "", "", "");
 	}
 	perf("paths_not_ok", f.paths_not_ok, "", "0", "");
+	perf("units_not_ok", f.units_not_ok, "", "0", "");
 	if (f.scan_rc == 0) {
 		threshold(warn, sizeof(warn), options->warning);
 		threshold(crit, sizeof(crit), options->critical);

@@ -164,21 +164,32 @@ tree=$work/layers
 layers=$(policy layers 'limit = "8 MiB";
 rules = (
   { uid = "65534"; limit = "16 MiB"; },
-  { unit = ["postgresql@*.service", "admin.service"]; limit = "1 GiB"; }
+  { unit = ["postgresql@*.service", "admin.service", "masked*.service"]; limit = "1 GiB"; }
 );')
 units=$tree/usr/lib/systemd/system
 gen=$tree/run/systemd/generator
 mkdir -p "$units" "$gen/postgresql@.service.d" "$gen/admin.service.d" \
 	"$tree/etc/systemd/system/admin.service.d" "$tree/run/systemd/sessions"
+for u in masked maskednone maskedbare; do
+	mkdir -p "$gen/$u.service.d" "$tree/etc/systemd/system/$u.service.d"
+done
 printf '[Service]\nExecStart=/bin/true\nLimitMEMLOCK=64M\n' >"$units/vendor.service"
 printf '[Service]\nExecStart=/bin/true\n' >"$units/postgresql@.service"
 printf '[Service]\nExecStart=/bin/true\n' >"$units/plain.service"
 printf '[Service]\nLimitMEMLOCK=1M\n' >"$units/admin.service"
-for u in postgresql@.service admin.service; do
+for u in postgresql@.service admin.service masked.service maskednone.service maskedbare.service; do
 	printf '# Written by pam-memlock-generator from the rule at %s:4\n# (mode raise)\n[Service]\nLimitMEMLOCK=1073741824:1073741824\n' \
 		"$layers" >"$gen/$u.d/50-pam-memlock.conf"
 done
 printf '[Service]\nLimitMEMLOCK=infinity\n' >"$tree/etc/systemd/system/admin.service.d/override.conf"
+# An admin's file of the generator's drop-in's name masks it: its own
+# LimitMEMLOCK= counts, or, when it sets none, the vendor's, or none.
+printf '[Service]\nExecStart=/bin/true\n' >"$units/masked.service"
+printf '[Service]\nExecStart=/bin/true\nLimitMEMLOCK=32M\n' >"$units/maskednone.service"
+printf '[Service]\nLimitMEMLOCK=2M\n' >"$tree/etc/systemd/system/masked.service.d/50-pam-memlock.conf"
+printf '[Service]\nNice=5\n' >"$tree/etc/systemd/system/maskednone.service.d/50-pam-memlock.conf"
+printf '[Service]\nExecStart=/bin/true\n' >"$units/maskedbare.service"
+printf '[Service]\nNice=5\n' >"$tree/etc/systemd/system/maskedbare.service.d/50-pam-memlock.conf"
 saved_proc "$tree" 101 65534 /user.slice/user-65534.slice/session-5.scope
 echo 5 >"$tree/proc/101/sessionid"
 printf 'SERVICE=sshd\n' >"$tree/run/systemd/sessions/5"
@@ -187,6 +198,9 @@ saved_proc "$tree" 103 4294967295 /system.slice/system-postgresql.slice/postgres
 saved_proc "$tree" 104 4294967295 /system.slice/admin.service
 saved_proc "$tree" 105 4294967295 /system.slice/docker-0123abcd.scope
 saved_proc "$tree" 106 4294967295 /system.slice/plain.service
+saved_proc "$tree" 107 4294967295 /system.slice/masked.service
+saved_proc "$tree" 108 4294967295 /system.slice/maskednone.service
+saved_proc "$tree" 109 4294967295 /system.slice/maskedbare.service
 "$ctl" status --root "$tree" --all --json --conf "$layers" >"$work/s.json" 2>"$work/s.err"
 # pid|layer|unit|from|rule|what, one a process ("-": null)
 while IFS='|' read -r pid layer unit from rule name; do
@@ -204,6 +218,9 @@ done <<EOF
 104|unit|admin.service|$tree/etc/systemd/system/admin.service.d/override.conf:2|-|a unit where an admin's later drop-in wins over the generator's
 105|inherited|-|-|-|a container's process (a scope)
 106|inherited|-|-|-|a unit whose files set no LimitMEMLOCK=
+107|unit|masked.service|$tree/etc/systemd/system/masked.service.d/50-pam-memlock.conf:2|-|a unit whose admin's file of the drop-in's name sets LimitMEMLOCK=
+108|unit|maskednone.service|$units/maskednone.service:3|-|a unit whose admin's file of the drop-in's name sets none: the vendor's
+109|inherited|-|-|-|a unit whose admin's file of the drop-in's name sets none, nor its other files
 EOF
 "$ctl" status --root "$tree" --all --conf "$layers" >"$work/s.txt"
 grep -q "^ *103 .* unit postgresql@17-main.service $gen/postgresql@.service.d/50-pam-memlock.conf:4 rule $layers:4\$" "$work/s.txt" &&

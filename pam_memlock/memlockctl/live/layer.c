@@ -105,14 +105,12 @@ int layer_of_unit(const char *root, const struct pml_unit_path *path,
 	if (rc < 0)
 		return rc;
 	/* Drop-ins apply in file-name order: one named after the generator's
-	 * has the last word; an admin's file of its very name masks it. */
+	 * has the last word; an admin's file of its very name masks it, and
+	 * then the unit's own LimitMEMLOCK= counts, that file's or another's
+	 * (none: inherited, as for any unit whose files set none). */
 	if (files.later.set)
 		v = &files.later;
-	else if (files.masked_by[0] != '\0') {
-		out->set = true;
-		snprintf(out->from, sizeof(out->from), "%s%s", root, files.masked_by);
-		return 0;
-	} else if (generator_dropin(root, unit, out)) {
+	else if (files.masked_by[0] == '\0' && generator_dropin(root, unit, out)) {
 		out->set = true;
 		return 0;
 	} else if (files.limit.set)

@@ -42,6 +42,9 @@ root_enter "$0" "$@" || exit 1
 export LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive
 started=$(date +%s)
 elapsed() { echo "# $1: $(($(date +%s) - started)) s since the start"; }
+# Builds as a buildd with two processors does (parallel=N): make -jN for
+# the build and for its tests.
+jobs=$(nproc 2>/dev/null || echo 2)
 work=$ROOT_WORK
 
 upstream=$(sed -n 's/^AC_INIT(\[pam_memlock\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
@@ -74,7 +77,7 @@ package_build() {
 		sh "$build" "$broot/build" "$upstream" "$src" "$top" || return 1
 	check "$rel: build-deps from debian/control (apt-get build-dep)" root_run "$broot" sh -c \
 		"apt-get build-dep -y -qq /build/pam-memlock-$upstream" || return 1
-	if root_run "$broot" sh -c "cd /build/pam-memlock-$upstream && dpkg-buildpackage -us -uc" \
+	if root_run "$broot" sh -c "cd /build/pam-memlock-$upstream && DEB_BUILD_OPTIONS=parallel=$jobs dpkg-buildpackage -us -uc" \
 		>"$work/$rel-build.log" 2>&1; then
 		ok "$rel: dpkg-buildpackage -us -uc: source and binary packages"
 	else
@@ -121,7 +124,7 @@ package_build() {
 		cat "$src2/debian/changelog"
 	} >"$src2/debian/changelog.new" && mv "$src2/debian/changelog.new" "$src2/debian/changelog"
 	echo '# (the default of a newer package version)' >>"$src2/conf/memlock.conf"
-	if root_run "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b" \
+	if root_run "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS='nocheck parallel=$jobs' dpkg-buildpackage -us -uc -b" \
 		>"$work/$rel-build2.log" 2>&1; then
 		ok "$rel: dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version"
 	else
@@ -141,7 +144,7 @@ package_build() {
 	mkdir -p "$broot/build0/src"
 	cp -a "$src/." "$broot/build0/src/" && rm -rf "$broot/build0/src/debian" &&
 		git -C "$top" archive "$single_commit" debian | tar -x -C "$broot/build0/src"
-	if root_run "$broot" sh -c "cd /build0/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b" \
+	if root_run "$broot" sh -c "cd /build0/src && DEB_BUILD_OPTIONS='nocheck parallel=$jobs' dpkg-buildpackage -us -uc -b" \
 		>"$work/$rel-build0.log" 2>&1 &&
 		cp "$broot/build0/libpam-memlock_${single_version}_$arch.deb" "$work/debs/$rel/"; then
 		ok "$rel: the previous, single package: $single_version (debian/ of ${single_commit:0:12})"

@@ -218,7 +218,7 @@ fi
 took "distcheck"
 
 echo "== make check-valgrind (libpam tests, the 1,000-session soak and failed allocations under memcheck)"
-make -C "$build" check-valgrind || status=1
+make -C "$build" -j"$jobs" check-valgrind || status=1
 tally "check-valgrind" "$build" test-suite-valgrind.log
 took "check-valgrind"
 

@@ -191,6 +191,50 @@ seed_systemd() {
 		[ -e "$gen" ] || continue
 		ln -sfn /dev/null "$seed/etc/systemd/system-generators/${gen##*/}"
 	done
+	seed_generator "$seed"
+}
+
+# seed_generator DIR: what the guests' first cases (postgres_boot_cases in
+# tests/e2e/vm/postgres-case.sh) need for the generator to act at boot,
+# not only at a daemon-reload: the generator itself, a policy with one unit
+# rule, and the PostgreSQL cluster's instance enabled, so that the boot
+# starts it under the drop-in the generator wrote at early boot.  The
+# Debian 12 boot's generator is this build's, where systemd-guest.sh
+# installs it later; the Debian 13 boot's is the one in the package, at
+# its packaged path (the guest's apt-get install replaces it: dpkg
+# overwrites a file no package owns).  The policy is where that generator
+# reads it; the guest removes it after those cases, before anything else.
+seed_generator() {
+	local seed=$1 sys=$1/etc/systemd/system r=${vmroot%/} policy cluster deb member template
+	case $mode in
+	systemd)
+		rm -f "$seed/etc/systemd/system-generators/pam-memlock-generator"
+		install -m 0755 "$PML_BUILDDIR/pam-memlock-generator" \
+			"$seed/etc/systemd/system-generators/" || return 1
+		policy=$PML_SYSCONFDIR/security/memlock.conf cluster=15-main
+		;;
+	debian13)
+		for deb in "$PML_VM_PAYLOAD"/*.deb; do
+			member=$(dpkg-deb -c "$deb" | awk '$6 ~ /\/system-generators\/pam-memlock-generator$/ { print $6 }')
+			[ -n "$member" ] && break
+		done
+		[ -n "$member" ] || { echo "no package in $PML_VM_PAYLOAD ships the generator" >&2; return 1; }
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$seed" "$member" || return 1
+		policy=/etc/security/memlock.conf cluster=17-main
+		;;
+	esac
+	mkdir -p "$seed${policy%/*}" &&
+		printf '%s\n' "# check-vm's boot policy (tests/e2e/vm.sh), removed by the guest" \
+			'rules = (' '  { unit = "postgresql@*.service"; limit = "2%"; mode = "set"; }' \
+			');' >"$seed$policy" && chmod 0644 "$seed$policy" || return 1
+	for template in "$r"/lib/systemd/system/postgresql@.service \
+		"$r"/usr/lib/systemd/system/postgresql@.service; do
+		[ -e "$template" ] && [ -e "$r/etc/postgresql/${cluster%-main}/main/postgresql.conf" ] ||
+			continue
+		rm -f "$sys/postgresql@$cluster.service"
+		ln -s "${template#"$r"}" "$sys/multi-user.target.wants/postgresql@$cluster.service"
+		break
+	done
 	return 0
 }
 

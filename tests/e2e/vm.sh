@@ -163,7 +163,8 @@ kdir=$kroot/lib/modules/$kver
 [ -f "$vmlinuz" ] && [ -d "$kdir" ] || tap_skip_all "kernel unpacked without vmlinuz or modules"
 
 # seed_systemd DIR: the files the systemd boot adds to the overlay, in DIR
-# as they go under /: the manager drop-in, the test unit, and the masks.
+# as they go under /: the manager drop-in, the test unit, the masks, and
+# what the generator needs at boot (seed_generator).
 # Masked: the units in tests/e2e/vm/systemd/masked, every unit the VM's root
 # enables itself except ssh and cron (a database server, say, would slow the
 # boot and prove nothing), and every generator (fstab's would wait for the

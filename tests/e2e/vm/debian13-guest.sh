@@ -16,6 +16,7 @@
 # ship, and each of those two site changes, before and after step 2.
 . "$(dirname "$0")/logins.sh"
 . "$e2e_dir/vm/postgres-case.sh"
+. "$e2e_dir/vm/unit-cases.sh"
 
 # run0: systemd 257's sudo, a transient service with PAMName=systemd-run0.
 run0_login() { run0 --user="$E2E_USER" "$show" </dev/null 2>"$E2E_CASE/run0.log"; }
@@ -105,9 +106,16 @@ limits_memlock() { echo "*  -  memlock  $((LIMITS_BYTES / 1024))" >>/etc/securit
 # The user manager stays between sessions, to be restarted through the
 # systemd-user stack when measured.
 loginctl enable-linger "$E2E_USER"
-tap_plan $((83 + POSTGRES_CASES))
+tap_plan $((83 + POSTGRES_BOOT_CASES + POSTGRES_CASES + UNIT_CASES + UNIT_REMOVAL_CASES))
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
 echo "# $(uname -r); $(systemctl --version | head -n 1); $(dpkg-query -W -f '${Package} ${Version}' libpam-modules)"
+
+# --- The generator at boot: PostgreSQL 17 as the boot started it -------------
+# tests/e2e/vm.sh seeded the package's generator and a unit rule in
+# /etc/security/memlock.conf.  The cases remove that file before apt-get
+# install below: the package ships it as a conffile, and dpkg would ask
+# about a file already there.
+postgres_boot_cases 17 /etc/security/memlock.conf
 
 # --- 0. Before anything is installed ---------------------------------------
 tap_is "Debian 13's stacks: pam_limits before the common session in login, su, sudo, sudo-i, systemd-user; after it in sshd, cron; runuser has none; other (run0's) has no pam_limits" \
@@ -254,4 +262,7 @@ sed -i '/^DefaultLimitMEMLOCK=/d' /etc/systemd/user.conf
 
 # --- Unit rules: the package's generator, PostgreSQL 17 under Debian's unit --
 postgres_cases 17 "$conf"
+unit_cases "$conf"
+# Last: the package that ships the generator goes.
+unit_removal_cases 17 "$conf"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

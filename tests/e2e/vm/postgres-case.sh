@@ -2,13 +2,15 @@
 # The generator's cases in the check-vm boots with systemd as PID 1,
 # against a real packaged daemon: Debian's postgresql@.service and the
 # main cluster its package made.  Sourced by systemd-guest.sh and
-# debian13-guest.sh after logins.sh; they count POSTGRES_CASES in their
-# plans and call postgres_cases VERSION POLICY-FILE once the generator and
-# memlockctl are installed.  Each case edits the policy (or an admin's
+# debian13-guest.sh after logins.sh; they count POSTGRES_BOOT_CASES and
+# POSTGRES_CASES in their plans, call postgres_boot_cases VERSION
+# POLICY-FILE before any other case, and postgres_cases VERSION
+# POLICY-FILE once the generator and memlockctl are installed.  Each case edits the policy (or an admin's
 # drop-in), runs daemon-reload and restarts the cluster's unit as an
 # administrator would, then reads the postmaster's limits from /proc.
 # postgresql@.service sets no LimitMEMLOCK=: its vendor limit is the VM's
 # DefaultLimitMEMLOCK=64K.
+POSTGRES_BOOT_CASES=4
 POSTGRES_CASES=17
 
 pg_unit=
@@ -39,14 +41,17 @@ pg_restart() {
 	}
 	limits_of "$pid"
 }
-# pg_show: what systemd says the unit's limit is, "SOFT HARD".
+# pg_show [UNIT]: what systemd says the unit's limit is, "SOFT HARD"
+# (UNIT: the cluster's by default).
 pg_show() {
-	echo "$(systemctl show -P LimitMEMLOCKSoft "$pg_unit") $(systemctl show -P LimitMEMLOCK "$pg_unit")"
+	local unit=${1:-$pg_unit}
+	echo "$(systemctl show -P LimitMEMLOCKSoft "$unit") $(systemctl show -P LimitMEMLOCK "$unit")"
 }
-# pg_doctor: doctor --unit's verdict (its first line's) and exit status.
+# pg_doctor [UNIT]: doctor --unit's verdict (its first line's) and exit
+# status.
 pg_doctor() {
 	local rc
-	memlockctl doctor --unit "$pg_unit" >"$E2E_CASE/doctor-unit.out" 2>&1
+	memlockctl doctor --unit "${1:-$pg_unit}" >"$E2E_CASE/doctor-unit.out" 2>&1
 	rc=$?
 	sed 's/^/# doctor: /' "$E2E_CASE/doctor-unit.out" >&2
 	echo "$(head -n 1 "$E2E_CASE/doctor-unit.out" | sed 's/^[^ ]*: //') exit $rc"
@@ -80,21 +85,71 @@ pg_policy() {
 	printf 'rules = (\n  { unit = "postgresql@*.service"; limit = "%s"; mode = "set"; }\n);\n' "$2" >"$1"
 }
 
+# pg_cluster VERSION: pg_unit and what pg_share needs; false where
+# VERSION has no main cluster.
+pg_cluster() {
+	pg_unit=postgresql@$1-main.service
+	pg_mem=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
+	pg_page=$(getconf PAGESIZE)
+	[ -e "/etc/postgresql/$1/main/postgresql.conf" ]
+}
+
+# postgres_boot_cases VERSION POLICY-FILE: the cluster's instance as the
+# boot started it.  tests/e2e/vm.sh put into the overlay, before systemd
+# started, the generator, POLICY-FILE (one unit rule: postgresql@*.service,
+# "2%", mode set) and a multi-user.target.wants link for the instance: the
+# generator ran at early boot and the boot started the unit under its
+# drop-in, with no daemon-reload or restart since.  Then the instance
+# stops, the policy and the link go, and daemon-reload takes the drop-in
+# away: the guest goes on as if none of it had been seeded (on Debian 13
+# the package then installs its conffile where no file is).
+postgres_boot_cases() {
+	local version=$1 conf=$2 dropin=/run/systemd/generator/postgresql@.service.d/50-pam-memlock.conf
+	local p2 state restarts active guest generators when=later
+	uptime_note "postgresql at boot"
+	if pg_cluster "$version"; then
+		p2=$(pg_share 2)
+		state=$(systemctl show -P ActiveState "$pg_unit")
+		restarts=$(systemctl show -P NRestarts "$pg_unit")
+		active=$(systemctl show -P ActiveEnterTimestampMonotonic "$pg_unit")
+		guest=$(systemctl show -P ExecMainStartTimestampMonotonic pml-vm-guest.service)
+		generators=$(systemctl show -P GeneratorsFinishTimestampMonotonic)
+		echo "# $pg_unit active at ${active:-?} us, the generators finished at ${generators:-?} us, the guest started at ${guest:-?} us (monotonic)"
+		# From the boot: active before the guest began, and the generators'
+		# last run (daemon-reload runs them again) before that.
+		if [ "${active:-0}" -gt 0 ] && [ "$active" -lt "${guest:-0}" ] &&
+			[ "${generators:-0}" -gt 0 ] && [ "$generators" -lt "$active" ]; then
+			when=boot
+		fi
+		tap_is "the boot started $pg_unit (enabled in multi-user.target.wants): active, NRestarts=0, before the guest started, and no generator run since" \
+			"$state $restarts $when" "active 0 boot"
+		tap_is "the generator at early boot wrote the template's drop-in from the policy's unit rule, \"2%\": 2% of RAM, $p2 bytes" \
+			"$(grep '^LimitMEMLOCK=' "$dropin" 2>&1)" "LimitMEMLOCK=$p2:$p2"
+		tap_is "the postmaster the boot started has 2% of RAM in /proc/PID/limits" \
+			"$(limits_of "$(pg_pid)")" "$p2 $p2"
+		tap_is "systemctl show -p LimitMEMLOCKSoft -p LimitMEMLOCK $pg_unit agrees" "$(pg_show)" "$p2 $p2"
+		systemctl stop "$pg_unit"
+	else
+		for _ in $(seq $POSTGRES_BOOT_CASES); do
+			tap_skip "$pg_unit at boot" "no PostgreSQL $version main cluster (Debian: postgresql)"
+		done
+	fi
+	rm -f "$conf" "/etc/systemd/system/multi-user.target.wants/$pg_unit"
+	systemctl daemon-reload
+}
+
 postgres_cases() {
 	local version=$1 conf=$2
 	local gen=/run/systemd/generator/postgresql@.service.d
 	local dropin=$gen/50-pam-memlock.conf admin=/etc/systemd/system/postgresql@.service.d
 	local p2 p3 vendor="$SERVICE_BYTES $SERVICE_BYTES" ex line got
-	pg_unit=postgresql@$version-main.service
 	uptime_note "postgresql"
-	if [ ! -e "/etc/postgresql/$version/main/postgresql.conf" ]; then
+	if ! pg_cluster "$version"; then
 		for _ in $(seq $POSTGRES_CASES); do
 			tap_skip "$pg_unit" "no PostgreSQL $version main cluster (Debian: postgresql)"
 		done
 		return 0
 	fi
-	pg_mem=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
-	pg_page=$(getconf PAGESIZE)
 	p2=$(pg_share 2)
 	p3=$(pg_share 3)
 	echo "# MemTotal $pg_mem bytes: 2% of RAM is $p2 bytes, 3% is $p3"

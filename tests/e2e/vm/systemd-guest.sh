@@ -13,8 +13,14 @@
 # The overlay is the VM's own, gone at power-off: /etc is edited freely.
 . "$(dirname "$0")/logins.sh"
 . "$e2e_dir/vm/postgres-case.sh"
-tap_plan $((64 + POSTGRES_CASES))
+. "$e2e_dir/vm/unit-cases.sh"
+tap_plan $((64 + POSTGRES_BOOT_CASES + POSTGRES_CASES + UNIT_CASES))
 echo "# PID 1's RLIMIT_MEMLOCK: $PID1 (soft hard, bytes); services: DefaultLimitMEMLOCK=64K"
+
+# --- The generator at boot: PostgreSQL 15 as the boot started it -------------
+# (tests/e2e/vm.sh seeded the generator and a unit rule where this build
+# reads its policy; the cases remove them.)
+postgres_boot_cases 15 "$PML_SYSCONFDIR/security/memlock.conf"
 
 # --- 0. Before anything is installed ---------------------------------------
 tap_is "Debian's stacks: pam_limits before the common session in login, su, sudo, sudo-i, systemd-user; after it in sshd, cron; runuser has none" \
@@ -463,4 +469,5 @@ fi
 
 # --- Unit rules: this machine's PostgreSQL 15 under Debian's unit ------------
 postgres_cases 15 "$conf"
+unit_cases "$conf"
 echo "# guest script finished: $(cut -d' ' -f1 /proc/uptime) s of uptime"

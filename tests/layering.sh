@@ -28,7 +28,7 @@ siblings_of() {
 	output | replace | dirfd) echo "" ;;
 	doctor | live) echo "output replace dirfd" ;;
 	policy) echo "output replace measure" ;;
-	monitor) echo "output replace policy doctor live" ;;
+	monitor) echo "output replace dirfd policy doctor live" ;;
 	*) echo "output replace" ;;
 	esac
 }

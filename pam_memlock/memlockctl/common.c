@@ -56,7 +56,8 @@ int cli_source_tree(const char *target, const char *file, const char *name,
 	char shown[PML_DESCRIBE_MAX];
 
 	*out = (struct cli_source){
-		.source = { .path = target, .owner = 0, .candidate = &out->candidate },
+		.source = { .path = target, .owner = 0 },
+		.from = { .candidate = &out->candidate },
 		.candidate = { .path = file, .name = name, .owner = owner },
 	};
 	/* The parent of TARGET's directory, and that directory's name. */
@@ -113,7 +114,7 @@ void cli_note_source(FILE *out, const struct cli_source *source)
 	char shown[PML_DESCRIBE_MAX];
 	struct stat st;
 
-	if (source->source.candidate != NULL)
+	if (source->from.candidate != NULL)
 		file = source->candidate.path;
 	else if (source->source.owner == PML_ANY_OWNER)
 		file = source->source.path;

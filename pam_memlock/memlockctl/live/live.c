@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "dirfd/dirfd.h"
-#include "evaluate.h"
+#include "evaluate_from.h"
 #include "index.h"
 #include "output/json.h"
 #include "output/text.h"

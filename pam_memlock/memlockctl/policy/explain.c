@@ -465,7 +465,11 @@ int cli_explain(const struct cli_options *options)
 	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
-		.scope = { .groups = PML_GROUPS_EVERY, .pid = PML_NO_PROCESS, .assume = options->assume },
+	};
+	const struct pml_scope scope = {
+		.groups = PML_GROUPS_EVERY,
+		.pid = PML_NO_PROCESS,
+		.assume = options->assume,
 	};
 	struct pml_evaluation evaluation;
 	struct measure_rings rings;
@@ -484,7 +488,7 @@ int cli_explain(const struct cli_options *options)
 	 * its owner and mode. */
 	request.source = source.source;
 	cli_log_init(&log, &state);
-	rc = pml_evaluate(&request, &log, &evaluation);
+	rc = pml_evaluate_from(&request, &source.from, &scope, &log, &evaluation);
 	if (rc == 0) {
 		/* On standard error, apart from what programs read. */
 		cli_note_source(stderr, &source);

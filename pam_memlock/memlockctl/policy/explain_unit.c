@@ -243,7 +243,7 @@ int cli_explain_unit(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load_assuming(&source.source, &options->assume, &log, &policy, &machine);
+	rc = pml_load_from(&source.source, &source.from, &options->assume, &log, &policy, &machine);
 	if (rc < 0) {
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;

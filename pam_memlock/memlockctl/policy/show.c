@@ -273,7 +273,7 @@ int cli_show(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	if (pml_load(&source.source, &log, &policy, &machine) < 0) {
+	if (pml_load_from(&source.source, &source.from, NULL, &log, &policy, &machine) < 0) {
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
 	}

@@ -42,7 +42,9 @@ int pml_load_from(const struct pml_source *source, const struct pml_from *from,
 		machine->ram = machine->available.bytes = assume->ram;
 	if (assume != NULL && assume->page_size != 0)
 		machine->page_size = assume->page_size;
-	rc = pml_policy_load_from(source, from, machine->page_size, log, policy);
+	/* The module's own path goes through the module's entry. */
+	rc = from != NULL ? pml_policy_load_from(source, from, machine->page_size, log, policy)
+			  : pml_policy_load(source, machine->page_size, log, policy);
 	if (rc == -ENOMEM)
 		pml_log(log, LOG_CRIT, "out of memory");
 	return rc;

@@ -4,8 +4,8 @@
  * knows about the policy it learns from the module's own loader and
  * decision code (libpml): there is no second parser.
  */
-#ifndef PML_CLI_H
-#define PML_CLI_H
+#ifndef CLI_H
+#define CLI_H
 
 #include <stdbool.h>
 #include <stdio.h>

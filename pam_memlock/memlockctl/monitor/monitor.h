@@ -6,8 +6,8 @@
  * (check_policy, doc_run, live_scan), never worked out a second time.
  * metrics.c writes them for Prometheus, nagios.c as a plugin's one line.
  */
-#ifndef PML_CLI_MONITOR_H
-#define PML_CLI_MONITOR_H
+#ifndef CLI_MONITOR_H
+#define CLI_MONITOR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,8 +12,8 @@
  *     \u00XX, XX being the byte: a reader sees that byte as the Latin-1
  *     character of the same number.  This is documented in memlockctl(8).
  */
-#ifndef PML_CLI_JSON_H
-#define PML_CLI_JSON_H
+#ifndef CLI_JSON_H
+#define CLI_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -171,16 +171,12 @@ void cli_json_machine(struct cli_json *j, const struct pml_machine *machine,
 		      const struct cli_options *options)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "ram");
-	cli_json_uint(j, machine->ram);
-	cli_json_key(j, "page_size");
-	cli_json_uint(j, machine->page_size);
+	cli_json_member_uint(j, "ram", machine->ram);
+	cli_json_member_uint(j, "page_size", machine->page_size);
 	/* Which facts are given, not this machine's: the whole answer is
 	 * then about another host. */
-	cli_json_key(j, "hypothetical");
-	cli_json_bool(j, cli_hypothetical(options));
-	cli_json_key(j, "assumed");
-	cli_json_open_array(j);
+	cli_json_member_bool(j, "hypothetical", cli_hypothetical(options));
+	cli_json_member_array(j, "assumed");
 	if (options->assume.ram != 0)
 		cli_json_string(j, "ram");
 	if (options->assume.page_size != 0)

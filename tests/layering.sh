@@ -103,11 +103,11 @@ verdict "common.c and cli.h, which every room includes, include no room's header
 		grep -v '"output/' || true)"
 # The core's contract with the module and the generator is policy.h,
 # evaluate.h and apply.h; what memlockctl alone reads or sees (a candidate
-# file, a root's directory, a wider scope) goes through the loader's
-# second entry, evaluate_from.h, over the same loader and decision.
-ctl_entry=evaluate_from.h
-verdict "the module and the generator include no core header made for memlockctl ($ctl_entry)" \
-	"$({ includes "$src/module"; includes "$src/generator"; } | grep -F "\"$ctl_entry\"" || true)"
+# file, a root's directory, a wider scope) goes through the second entries
+# of the loader and the evaluation, over the same loader and decision.
+verdict "the module and the generator include no core header made for memlockctl (policy_from.h, evaluate_from.h)" \
+	"$({ includes "$src/module"; includes "$src/generator"; } |
+		grep -E '"(policy|evaluate)_from\.h"' || true)"
 verdict "policy.h, evaluate.h and apply.h carry no candidate, directory descriptor or scope" \
 	"$(grep -Hn -E 'candidate|dir_?fd|pml_scope|pml_assume' \
 		"$src"/core/policy.h "$src"/core/evaluate.h "$src"/core/apply.h |

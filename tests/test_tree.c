@@ -15,7 +15,7 @@
 
 #include "harness.h"
 #include "log_buffer.h"
-#include "evaluate_from.h"
+#include "policy_from.h"
 #include "policy.h"
 #include "policy/lint.h"
 #include "safe_read.h"

@@ -5,7 +5,7 @@
  */
 #include "policy.h"
 
-#include "evaluate_from.h"
+#include "policy_from.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -101,6 +101,37 @@ done
 verdict "common.c and cli.h, which every room includes, include no room's header but output/'s" \
 	"$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$ctl/common.c" "$ctl/cli.h" |
 		grep -v '"output/' || true)"
+# The core's contract with the module and the generator is policy.h,
+# evaluate.h and apply.h; what memlockctl alone reads or sees (a candidate
+# file, a root's directory, a wider scope) goes through the second entries
+# of the loader and the evaluation, over the same loader and decision.
+verdict "the module and the generator include no core header made for memlockctl (policy_from.h, evaluate_from.h)" \
+	"$({ includes "$src/module"; includes "$src/generator"; } |
+		grep -E '"(policy|evaluate)_from\.h"' || true)"
+verdict "policy.h, evaluate.h and apply.h carry no candidate, directory descriptor or scope" \
+	"$(grep -Hn -E 'candidate|dir_?fd|pml_scope|pml_assume' \
+		"$src"/core/policy.h "$src"/core/evaluate.h "$src"/core/apply.h |
+		grep -v -E '^[^:]*:[0-9]+:[[:space:]]*(/?\*)' || true)"
+# Each function they declare is there for the module, the generator or
+# the core itself; pml_apply_to is the module's own pml_apply, made for
+# another process (memlockctl apply), and stays beside it.
+unused=
+for f in $(sed -n 's/^[a-z].*[^a-z_]\(pml_[a-z0-9_]*\)(.*/\1/p' \
+	"$src"/core/policy.h "$src"/core/evaluate.h "$src"/core/apply.h | sort -u); do
+	[ "$f" = pml_apply_to ] && continue
+	grep -h -E "(^|[^a-z0-9_])$f\(" "$src"/module/*.c "$src"/generator/*.c "$src"/core/*.c |
+		grep -q -v '^[a-z]' || unused="$unused $f"
+done
+verdict "policy.h, evaluate.h and apply.h declare only what the module, the generator or the core calls" \
+	"${unused# }"
+# pml_ is the core's: memlockctl names its own code (cli_, doc_, live_,
+# lint_, ...).  The build's -DPML_ paths, which it may default, are not
+# its own names.
+build_names=$(grep -o -- '-DPML_[A-Z_]*' "$PML_SRCDIR/Makefile.am" | sed 's/^-D//' | sort -u | tr '\n' '|')
+verdict "memlockctl defines no name of the core's prefix pml_" \
+	"$(grep -rHn --include='*.[ch]' -E \
+		'^#[[:space:]]*(define|ifndef)[[:space:]]+PML_|^(struct|enum|union)[[:space:]]+pml_[a-z0-9_]*[[:space:]]*\{|^[a-z].*[^a-z0-9_]pml_[a-z0-9_]*\(' \
+		"$ctl" | grep -v -E "(define|ifndef)[[:space:]]+(${build_names%|})([^A-Z_]|\$)" || true)"
 # A root's files are read inside it, never a device: by dirfd/ alone.
 verdict "doctor/ and live/ open no file by name themselves: dirfd/ reads a root's files" \
 	"$(grep -Hn -E '(^|[^_a-z])(open|openat|fopen|opendir)\(|openat2|RESOLVE_' \

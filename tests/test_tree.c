@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "log_buffer.h"
+#include "policy_from.h"
 #include "policy.h"
 #include "policy/lint.h"
 #include "safe_read.h"
@@ -65,15 +66,12 @@ static int load(const char *new, const char *dropin, struct pml_policy *policy)
 	const struct pml_candidate candidate = {
 		.path = path, .dropin = dropin, .owner = PML_ANY_OWNER,
 	};
-	const struct pml_source source = {
-		.path = main_file,
-		.owner = geteuid(),
-		.candidate = new != NULL ? &candidate : NULL,
-	};
+	const struct pml_source source = { .path = main_file, .owner = geteuid() };
+	const struct pml_from from = { .candidate = new != NULL ? &candidate : NULL };
 
 	snprintf(path, sizeof(path), "%s/%s", dir, new != NULL ? new : "");
 	logged.text[0] = '\0';
-	return pml_policy_load(&source, 4096, &log_to_buffer, policy);
+	return pml_policy_load_from(&source, &from, 4096, &log_to_buffer, policy);
 }
 
 /* The file of each rule, by name, one per line. */

@@ -108,17 +108,3 @@ int pml_apply(const struct pml_decision *decision, bool dry_run,
 {
 	return pml_apply_to(0, decision, dry_run, out);
 }
-
-int pml_machine_probe(struct pml_machine *machine)
-{
-	long page = sysconf(_SC_PAGESIZE), pages;
-
-	errno = 0;
-	pages = sysconf(_SC_PHYS_PAGES);
-	if (pages < 0)
-		return errno != 0 ? -errno : -ENOSYS;
-	machine->page_size = page > 0 ? (uint64_t)page : 4096;
-	machine->ram = (uint64_t)pages * machine->page_size;
-	machine->available = (struct pml_available){ .bytes = machine->ram };
-	return 0;
-}

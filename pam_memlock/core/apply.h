@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later */
 /*
- * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscalls
- * (prlimit, sysconf) live in apply.c and nowhere else.
+ * Turning a decision into RLIMIT_MEMLOCK.  Planning is pure; the syscall
+ * (prlimit) lives in apply.c and nowhere else.
  */
 #ifndef PML_APPLY_H
 #define PML_APPLY_H
@@ -48,8 +48,5 @@ int pml_apply(const struct pml_decision *decision, bool dry_run,
  */
 int pml_apply_to(pid_t pid, const struct pml_decision *decision,
 		 bool dry_run, struct pml_outcome *out);
-
-/* RAM and page size of this machine. */
-int pml_machine_probe(struct pml_machine *machine);
 
 #endif

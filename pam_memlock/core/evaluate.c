@@ -4,18 +4,33 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "apply.h"
+#include "evaluate_from.h"
 
-/* pml_load_assuming; DIR_FD: NULL, or where pml_policy_load_at reads. */
-static int load(const struct pml_source *source, const int *dir_fd,
-		const struct pml_assume *assume, const struct pml_log *log,
-		struct pml_policy *policy, struct pml_machine *machine)
+/* RAM and page size of this machine. */
+static int probe_machine(struct pml_machine *machine)
+{
+	long page = sysconf(_SC_PAGESIZE), pages;
+
+	errno = 0;
+	pages = sysconf(_SC_PHYS_PAGES);
+	if (pages < 0)
+		return errno != 0 ? -errno : -ENOSYS;
+	machine->page_size = page > 0 ? (uint64_t)page : 4096;
+	machine->ram = (uint64_t)pages * machine->page_size;
+	machine->available = (struct pml_available){ .bytes = machine->ram };
+	return 0;
+}
+
+int pml_load_from(const struct pml_source *source, const struct pml_from *from,
+		  const struct pml_assume *assume, const struct pml_log *log,
+		  struct pml_policy *policy, struct pml_machine *machine)
 {
 	int rc;
 
 	pml_policy_init(policy);
-	rc = pml_machine_probe(machine);
+	rc = probe_machine(machine);
 	if (rc < 0) {
 		pml_log(log, LOG_ERR, "cannot read this machine's memory size: %s",
 			strerror(-rc));
@@ -27,24 +42,18 @@ static int load(const struct pml_source *source, const int *dir_fd,
 		machine->ram = machine->available.bytes = assume->ram;
 	if (assume != NULL && assume->page_size != 0)
 		machine->page_size = assume->page_size;
-	rc = dir_fd != NULL ? pml_policy_load_at(*dir_fd, source, machine->page_size, log, policy)
-			    : pml_policy_load(source, machine->page_size, log, policy);
+	/* The module's own path goes through the module's entry. */
+	rc = from != NULL ? pml_policy_load_from(source, from, machine->page_size, log, policy)
+			  : pml_policy_load(source, machine->page_size, log, policy);
 	if (rc == -ENOMEM)
 		pml_log(log, LOG_CRIT, "out of memory");
 	return rc;
 }
 
-int pml_load_assuming(const struct pml_source *source, const struct pml_assume *assume,
-		      const struct pml_log *log, struct pml_policy *policy,
-		      struct pml_machine *machine)
-{
-	return load(source, NULL, assume, log, policy, machine);
-}
-
 int pml_load(const struct pml_source *source, const struct pml_log *log,
 	     struct pml_policy *policy, struct pml_machine *machine)
 {
-	return load(source, NULL, NULL, log, policy, machine);
+	return pml_load_from(source, NULL, NULL, log, policy, machine);
 }
 
 /*
@@ -130,20 +139,25 @@ int pml_decide_loaded(const struct pml_policy *policy,
 	return 0;
 }
 
-static int evaluate(const struct pml_request *request, const int *dir_fd,
-		    const struct pml_log *log, struct pml_evaluation *out)
+int pml_evaluate_from(const struct pml_request *request, const struct pml_from *from,
+		      const struct pml_scope *scope, const struct pml_log *log,
+		      struct pml_evaluation *out)
 {
+	/* The module's: the groups the decision needs, this process's cgroup. */
+	static const struct pml_scope module_scope = { .groups = PML_GROUPS_DECIDING };
 	int rc;
 
+	if (scope == NULL)
+		scope = &module_scope;
 	*out = (struct pml_evaluation){
 		.identity = { .user = request->user, .service = request->service },
 	};
-	rc = load(&request->source, dir_fd, &request->scope.assume, log, &out->policy,
-		  &out->machine);
+	rc = pml_load_from(&request->source, from, &scope->assume, log, &out->policy,
+			   &out->machine);
 	if (rc < 0)
 		return rc;
-	rc = pml_decide_loaded(&out->policy, &out->identity, &request->scope,
-			       &out->machine, log, &out->decision);
+	rc = pml_decide_loaded(&out->policy, &out->identity, scope, &out->machine, log,
+			       &out->decision);
 	if (rc < 0)
 		pml_policy_free(&out->policy);
 	return rc;
@@ -152,13 +166,7 @@ static int evaluate(const struct pml_request *request, const int *dir_fd,
 int pml_evaluate(const struct pml_request *request, const struct pml_log *log,
 		 struct pml_evaluation *out)
 {
-	return evaluate(request, NULL, log, out);
-}
-
-int pml_evaluate_at(int dir_fd, const struct pml_request *request,
-		    const struct pml_log *log, struct pml_evaluation *out)
-{
-	return evaluate(request, &dir_fd, log, out);
+	return pml_evaluate_from(request, NULL, NULL, log, out);
 }
 
 void pml_evaluation_free(struct pml_evaluation *evaluation)

@@ -144,20 +144,6 @@ struct pml_policy {
 };
 
 /*
- * A file read in place of one file of the policy, so that what the module
- * will read once it is installed is validated before it is (memlockctl
- * check --as, install).  The module never has one.
- */
-struct pml_candidate {
-	const char *path; /* the file read, absolute */
-	const char *name; /* as shown in messages; NULL: PATH */
-	/* The drop-in of memlock.d/ it stands for ("50-site.conf"), which
-	 * need not exist yet; NULL: the main file. */
-	const char *dropin;
-	uid_t owner; /* as pml_source's, for this file */
-};
-
-/*
  * Where the policy comes from, and whom to trust: the one description of
  * a policy source that the module's arguments, memlockctl's options and
  * the loader share.
@@ -170,8 +156,6 @@ struct pml_source {
 	/* Who must own every file: 0, or PML_ANY_OWNER of safe_read.h for a
 	 * candidate not installed yet. */
 	uid_t owner;
-	/* NULL, or read in place of the main file or of a drop-in. */
-	const struct pml_candidate *candidate;
 };
 
 /* The drop-in directory beside the main file. */
@@ -183,27 +167,13 @@ bool pml_is_dropin_name(const char *name);
 
 /*
  * Loads SOURCE's main file and, unless source->given, the drop-ins of
- * memlock.d/ beside it, with source->candidate (if any) read in place of
- * the file it stands for: a drop-in candidate is read in its place by
- * name, whether or not that drop-in or memlock.d/ exists.  A candidate
- * drop-in whose name the loader would never read is an error.  PAGE_SIZE
- * checks a floor of "page" against the ceilings.  Returns 0 with *policy
- * filled (free it with pml_policy_free), -ENOMEM, or -EINVAL after logging
- * every problem found.  On error nothing of the policy is kept.
+ * memlock.d/ beside it.  PAGE_SIZE checks a floor of "page" against the
+ * ceilings.  Returns 0 with *policy filled (free it with pml_policy_free),
+ * -ENOMEM, or -EINVAL after logging every problem found.  On error nothing
+ * of the policy is kept.
  */
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy);
-
-/*
- * pml_policy_load for memlockctl doctor --root: the main file is read by
- * its name in DIR_FD, its directory opened inside the root (a path joined
- * as a string could lead out of it through a symbolic link), and
- * memlock.d/ in DIR_FD.  DIR_FD is -errno when that directory could not be
- * opened: the main file's error then.  source->path is the name the
- * checked system knows the file by, for messages.
- */
-int pml_policy_load_at(int dir_fd, const struct pml_source *source, uint64_t page_size,
-		       const struct pml_log *log, struct pml_policy *policy);
 
 /*
  * Parses one policy text into POLICY, on top of what is there.  NAME is

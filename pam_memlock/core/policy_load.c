@@ -5,6 +5,8 @@
  */
 #include "policy.h"
 
+#include "policy_from.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -189,8 +191,8 @@ static void free_names(char **names, size_t count)
 }
 
 /*
- * memlock.d beside the main file: in DIR_FD (pml_policy_load_at), else by
- * the main file's path.  Opened O_PATH and fstat'd before it is opened
+ * memlock.d beside the main file: in DIR_FD (NULL: by the main file's
+ * path).  Opened O_PATH and fstat'd before it is opened
  * for reading: a device node of that name (an image memlockctl doctor
  * checks may hold anything) is never opened.
  */
@@ -220,12 +222,12 @@ static int open_dropin_dir(const struct pml_source *source, const int *dir_fd,
 	return rc;
 }
 
-/* The drop-ins of memlock.d/ beside SOURCE's main file, its candidate (if
- * any) in place of the one it names. */
+/* The drop-ins of memlock.d/ beside SOURCE's main file (in DIR_FD, if not
+ * NULL), CANDIDATE (if any) in place of the one it names. */
 static int load_dropins(struct pml_policy *policy, const struct pml_source *source,
-			const int *dir_fd, const struct pml_log *log)
+			const struct pml_candidate *candidate, const int *dir_fd,
+			const struct pml_log *log)
 {
-	const struct pml_candidate *candidate = source->candidate;
 	const char *main_path = source->path, *slash = strrchr(main_path, '/');
 	const char *extra = candidate != NULL ? candidate->dropin : NULL;
 	char dir[4096], shown[4096 + 256];
@@ -282,11 +284,12 @@ static int load_dropins(struct pml_policy *policy, const struct pml_source *sour
 	return rc < 0 ? rc : worst;
 }
 
-/* DIR_FD: NULL, or where pml_policy_load_at reads. */
-static int load(const struct pml_source *source, const int *dir_fd, uint64_t page_size,
-		const struct pml_log *log, struct pml_policy *policy)
+int pml_policy_load_from(const struct pml_source *source, const struct pml_from *from,
+			 uint64_t page_size, const struct pml_log *log,
+			 struct pml_policy *policy)
 {
-	const struct pml_candidate *candidate = source->candidate;
+	const struct pml_candidate *candidate = from != NULL ? from->candidate : NULL;
+	const int *dir_fd = from != NULL && from->in_dir ? &from->dir_fd : NULL;
 	struct file_to_load main_file = {
 		.dirfd = AT_FDCWD,
 		.name = source->path,
@@ -313,7 +316,7 @@ static int load(const struct pml_source *source, const int *dir_fd, uint64_t pag
 		main_file = candidate_file(candidate);
 	rc = load_file(policy, &main_file, log);
 	if (rc != -ENOMEM && !source->given)
-		dropins = load_dropins(policy, source, dir_fd, log);
+		dropins = load_dropins(policy, source, candidate, dir_fd, log);
 	if (rc == 0 || (rc == -EINVAL && dropins == -ENOMEM))
 		rc = dropins;
 	if (rc == 0)
@@ -326,11 +329,5 @@ static int load(const struct pml_source *source, const int *dir_fd, uint64_t pag
 int pml_policy_load(const struct pml_source *source, uint64_t page_size,
 		    const struct pml_log *log, struct pml_policy *policy)
 {
-	return load(source, NULL, page_size, log, policy);
-}
-
-int pml_policy_load_at(int dir_fd, const struct pml_source *source, uint64_t page_size,
-		       const struct pml_log *log, struct pml_policy *policy)
-{
-	return load(source, &dir_fd, page_size, log, policy);
+	return pml_policy_load_from(source, NULL, page_size, log, policy);
 }

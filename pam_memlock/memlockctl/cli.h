@@ -4,14 +4,15 @@
  * knows about the policy it learns from the module's own loader and
  * decision code (libpml): there is no second parser.
  */
-#ifndef PML_CLI_H
-#define PML_CLI_H
+#ifndef CLI_H
+#define CLI_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "decide.h"
 #include "evaluate.h"
+#include "evaluate_from.h"
 #include "log.h"
 #include "policy.h"
 
@@ -88,11 +89,12 @@ struct cli_log_state {
 void cli_log_init(struct pml_log *log, struct cli_log_state *state);
 
 /*
- * The policy a command reads.  SOURCE points at CANDIDATE when there is
+ * The policy a command reads.  FROM points at CANDIDATE when there is
  * one, so a cli_source is filled in place and never copied.
  */
 struct cli_source {
 	struct pml_source source;
+	struct pml_from from;
 	struct pml_candidate candidate;
 	char *main; /* what source.path points to, when it was made */
 };

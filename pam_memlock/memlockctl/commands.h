@@ -6,8 +6,8 @@
  * printed from them, so a new command or option is a row here (and a case
  * in main.c's switch for what it sets).
  */
-#ifndef PML_CLI_COMMANDS_H
-#define PML_CLI_COMMANDS_H
+#ifndef CLI_COMMANDS_H
+#define CLI_COMMANDS_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -56,7 +56,8 @@ int cli_source_tree(const char *target, const char *file, const char *name,
 	char shown[PML_DESCRIBE_MAX];
 
 	*out = (struct cli_source){
-		.source = { .path = target, .owner = 0, .candidate = &out->candidate },
+		.source = { .path = target, .owner = 0 },
+		.from = { .candidate = &out->candidate },
 		.candidate = { .path = file, .name = name, .owner = owner },
 	};
 	/* The parent of TARGET's directory, and that directory's name. */
@@ -113,7 +114,7 @@ void cli_note_source(FILE *out, const struct cli_source *source)
 	char shown[PML_DESCRIBE_MAX];
 	struct stat st;
 
-	if (source->source.candidate != NULL)
+	if (source->from.candidate != NULL)
 		file = source->candidate.path;
 	else if (source->source.owner == PML_ANY_OWNER)
 		file = source->source.path;
@@ -170,16 +171,12 @@ void cli_json_machine(struct cli_json *j, const struct pml_machine *machine,
 		      const struct cli_options *options)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "ram");
-	cli_json_uint(j, machine->ram);
-	cli_json_key(j, "page_size");
-	cli_json_uint(j, machine->page_size);
+	cli_json_member_uint(j, "ram", machine->ram);
+	cli_json_member_uint(j, "page_size", machine->page_size);
 	/* Which facts are given, not this machine's: the whole answer is
 	 * then about another host. */
-	cli_json_key(j, "hypothetical");
-	cli_json_bool(j, cli_hypothetical(options));
-	cli_json_key(j, "assumed");
-	cli_json_open_array(j);
+	cli_json_member_bool(j, "hypothetical", cli_hypothetical(options));
+	cli_json_member_array(j, "assumed");
 	if (options->assume.ram != 0)
 		cli_json_string(j, "ram");
 	if (options->assume.page_size != 0)

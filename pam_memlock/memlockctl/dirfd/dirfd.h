@@ -25,8 +25,8 @@
  * unless it is the same file).  A FIFO cannot hang a reader, and a device
  * node is never opened.  Files are at most DIRFD_FILE_MAX bytes.
  */
-#ifndef PML_CLI_DIRFD_H
-#define PML_CLI_DIRFD_H
+#ifndef CLI_DIRFD_H
+#define CLI_DIRFD_H
 
 #include <stdbool.h>
 #include <stddef.h>

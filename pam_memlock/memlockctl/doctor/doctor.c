@@ -457,8 +457,7 @@ static void report_head(const struct doctor *d, void *ctx)
 	cli_json_start(&r->json, stdout);
 	cli_json_open_object(&r->json);
 	doc_print_json_head(&r->json, d);
-	cli_json_key(&r->json, "paths");
-	cli_json_open_array(&r->json);
+	cli_json_member_array(&r->json, "paths");
 }
 
 static void report_path(const struct doc_path *p, bool last, void *ctx)
@@ -499,8 +498,7 @@ static int report_units(struct report *r, bool *all_ok)
 	int rc;
 
 	if (o->json) {
-		cli_json_key(&r->json, "units");
-		cli_json_open_array(&r->json);
+		cli_json_member_array(&r->json, "units");
 	}
 	rc = doc_check_units(&d, o->unit, report_unit, r, all_ok);
 	if (o->json)
@@ -521,8 +519,7 @@ static int doctor_unit(const struct cli_options *options)
 	if (options->json) {
 		cli_json_start(&r.json, stdout);
 		cli_json_open_object(&r.json);
-		cli_json_key(&r.json, "root");
-		cli_json_string(&r.json, options->root != NULL ? options->root : "/");
+		cli_json_member_string(&r.json, "root", options->root != NULL ? options->root : "/");
 	}
 	report_units(&r, &all_ok);
 	if (options->json) {

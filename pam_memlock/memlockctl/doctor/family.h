@@ -8,8 +8,8 @@
  * unpacked from packages has no base-files).  Anything else is "unknown",
  * checked with upstream's pam_limits, and the head says so.
  */
-#ifndef PML_DOC_FAMILY_H
-#define PML_DOC_FAMILY_H
+#ifndef DOC_FAMILY_H
+#define DOC_FAMILY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -22,8 +22,8 @@
  * (its patch "root limits must be explicit", in Debian 12 and 13 alike);
  * upstream's applies them to root too.
  */
-#ifndef PML_DOC_LIMITS_H
-#define PML_DOC_LIMITS_H
+#ifndef DOC_LIMITS_H
+#define DOC_LIMITS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -190,19 +190,15 @@ static void class_name(const struct pml_policy *policy, const struct pml_rule *r
 static int load_policy(const struct doctor *d, const char *conf, const struct pml_request *rq,
 		       const struct pml_log *log, struct pml_evaluation *e)
 {
-	int dir, rc;
+	struct pml_from from = { .in_dir = conf[0] == '/' };
+	int rc;
 
 	*e = (struct pml_evaluation){ .identity = { .user = NULL } };
-	pml_policy_init(&e->policy);
-	rc = pml_machine_probe(&e->machine);
-	if (rc < 0)
-		return rc;
-	if (conf[0] != '/')
-		return pml_policy_load(&rq->source, e->machine.page_size, log, &e->policy);
-	dir = dirfd_open_parent(d->root, conf);
-	rc = pml_policy_load_at(dir, &rq->source, e->machine.page_size, log, &e->policy);
-	if (dir >= 0)
-		close(dir);
+	if (from.in_dir)
+		from.dir_fd = dirfd_open_parent(d->root, conf);
+	rc = pml_load_from(&rq->source, &from, NULL, log, &e->policy, &e->machine);
+	if (from.in_dir && from.dir_fd >= 0)
+		close(from.dir_fd);
 	return rc;
 }
 
@@ -274,7 +270,7 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 	struct doc_step *s = doc_add_step(p, h->file, h->line, "pam_memlock");
 	char *conf_arg, *conf, text[128], target[128], whom[DOC_CLASS_MAX + 16];
 	bool conf_given, dry_run, present, capped = false;
-	int rc, dir;
+	int rc;
 
 	if (s == NULL)
 		return;
@@ -299,10 +295,14 @@ void doc_run_memlock(const struct doctor *d, struct doc_path *p, const struct do
 		/* Made-up members: doctor looks no one up who does not exist. */
 		rc = evaluate_class(d, p, conf, &rq, &log, &e);
 	} else if (conf[0] == '/') {
-		dir = dirfd_open_parent(d->root, conf);
-		rc = pml_evaluate_at(dir, &rq, &log, &e);
-		if (dir >= 0)
-			close(dir);
+		const struct pml_from from = {
+			.in_dir = true,
+			.dir_fd = dirfd_open_parent(d->root, conf),
+		};
+
+		rc = pml_evaluate_from(&rq, &from, NULL, &log, &e);
+		if (from.dir_fd >= 0)
+			close(from.dir_fd);
 	} else {
 		rc = pml_evaluate(&rq, &log, &e);
 	}

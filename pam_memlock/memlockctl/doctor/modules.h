@@ -4,8 +4,8 @@
  * one step each, SOFT and HARD the session's memlock before and after;
  * *last_is_memlock tells whether pam_memlock had the last word.
  */
-#ifndef PML_DOC_MODULES_H
-#define PML_DOC_MODULES_H
+#ifndef DOC_MODULES_H
+#define DOC_MODULES_H
 
 #include <stdbool.h>
 

@@ -16,8 +16,8 @@
  * does in the shell.  A getty that init spawns from /etc/inittab has
  * PID 1's limit.
  */
-#ifndef PML_DOC_OPENRC_H
-#define PML_DOC_OPENRC_H
+#ifndef DOC_OPENRC_H
+#define DOC_OPENRC_H
 
 #include <stdbool.h>
 

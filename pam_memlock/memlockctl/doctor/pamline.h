@@ -18,8 +18,8 @@
  * continues the line, and only space, tab and newline separate tokens (a
  * carriage return is part of the token before it).
  */
-#ifndef PML_DOC_PAMLINE_H
-#define PML_DOC_PAMLINE_H
+#ifndef DOC_PAMLINE_H
+#define DOC_PAMLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

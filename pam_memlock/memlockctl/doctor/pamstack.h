@@ -41,8 +41,8 @@
  *
  * The stack owns every string it holds; free it with doc_stack_free.
  */
-#ifndef PML_DOC_PAMSTACK_H
-#define PML_DOC_PAMSTACK_H
+#ifndef DOC_PAMSTACK_H
+#define DOC_PAMSTACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * pam_limits do at their step; report.c prints paths as text or JSON, and
  * doctor.c checks every path a run names.
  */
-#ifndef PML_DOC_PATH_H
-#define PML_DOC_PATH_H
+#ifndef DOC_PATH_H
+#define DOC_PATH_H
 
 #include <stdbool.h>
 

@@ -6,8 +6,8 @@
  * write steps, errors and values into it.  modules.c and path.c fill a
  * record, report.c prints it.
  */
-#ifndef PML_DOC_RECORD_H
-#define PML_DOC_RECORD_H
+#ifndef DOC_RECORD_H
+#define DOC_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>

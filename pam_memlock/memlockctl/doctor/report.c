@@ -13,8 +13,7 @@ static void json_value(struct cli_json *j, const char *key, struct doc_value v)
 
 	cli_json_uint_or_null(j, key, v.known && v.bytes != DOC_UNLIMITED, v.bytes);
 	snprintf(ukey, sizeof(ukey), "%s_unlimited", key);
-	cli_json_key(j, ukey);
-	cli_json_bool(j, v.known && v.bytes == DOC_UNLIMITED);
+	cli_json_member_bool(j, ukey, v.known && v.bytes == DOC_UNLIMITED);
 }
 
 void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
@@ -22,34 +21,24 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 	size_t i;
 
 	cli_json_open_object(j);
-	cli_json_key(j, "service");
-	cli_json_string(j, p->service);
-	cli_json_key(j, "file");
-	cli_json_string(j, p->file);
-	cli_json_key(j, "unit");
-	cli_json_string(j, p->unit);
-	cli_json_key(j, "verdict");
-	cli_json_string(j, doc_verdict_names[p->verdict]);
+	cli_json_member_string(j, "service", p->service);
+	cli_json_member_string(j, "file", p->file);
+	cli_json_member_string(j, "unit", p->unit);
+	cli_json_member_string(j, "verdict", doc_verdict_names[p->verdict]);
 	json_value(j, "soft", p->soft);
 	json_value(j, "hard", p->hard);
-	cli_json_key(j, "depends_on_user");
-	cli_json_bool(j, p->depends_on_user);
-	cli_json_key(j, "soft_from_submitting_shell");
-	cli_json_bool(j, p->soft_from_shell);
-	cli_json_key(j, "steps");
-	cli_json_open_array(j);
+	cli_json_member_bool(j, "depends_on_user", p->depends_on_user);
+	cli_json_member_bool(j, "soft_from_submitting_shell", p->soft_from_shell);
+	cli_json_member_array(j, "steps");
 	for (i = 0; i < p->n_steps; i++) {
 		const struct doc_step *s = &p->steps[i];
 
 		cli_json_open_object(j);
 		cli_json_text_or_null(j, "file", s->file);
 		cli_json_uint_or_null(j, "line", s->line > 0, s->line);
-		cli_json_key(j, "module");
-		cli_json_string(j, s->module);
-		cli_json_key(j, "effect");
-		cli_json_string(j, s->effect);
-		cli_json_key(j, "changes_memlock");
-		cli_json_bool(j, s->changes);
+		cli_json_member_string(j, "module", s->module);
+		cli_json_member_string(j, "effect", s->effect);
+		cli_json_member_bool(j, "changes_memlock", s->changes);
 		json_value(j, "soft", s->soft);
 		json_value(j, "hard", s->hard);
 		cli_json_close_object(j);
@@ -60,29 +49,23 @@ void doc_print_json_path(struct cli_json *j, const struct doc_path *p)
 		cli_json_open_object(j);
 		cli_json_text_or_null(j, "file", p->problem_file);
 		cli_json_uint_or_null(j, "line", p->problem_line > 0, p->problem_line);
-		cli_json_key(j, "message");
-		cli_json_string(j, p->problem);
+		cli_json_member_string(j, "message", p->problem);
 		cli_json_close_object(j);
 	} else {
 		cli_json_null(j);
 	}
-	cli_json_key(j, "fix");
-	cli_json_string(j, p->has_fix ? p->fix : NULL);
+	cli_json_member_string(j, "fix", p->has_fix ? p->fix : NULL);
 	/* Without a user: each class's verdict, and whose the path's is. */
 	cli_json_text_or_null(j, "for", p->who);
-	cli_json_key(j, "classes");
-	cli_json_open_array(j);
+	cli_json_member_array(j, "classes");
 	for (i = 0; i < p->n_classes; i++) {
 		cli_json_open_object(j);
-		cli_json_key(j, "who");
-		cli_json_string(j, p->classes[i].who);
-		cli_json_key(j, "verdict");
-		cli_json_string(j, doc_verdict_names[p->classes[i].verdict]);
+		cli_json_member_string(j, "who", p->classes[i].who);
+		cli_json_member_string(j, "verdict", doc_verdict_names[p->classes[i].verdict]);
 		cli_json_close_object(j);
 	}
 	cli_json_close_array(j);
-	cli_json_key(j, "classes_truncated");
-	cli_json_bool(j, p->classes_truncated);
+	cli_json_member_bool(j, "classes_truncated", p->classes_truncated);
 	cli_json_close_object(j);
 }
 
@@ -143,51 +126,33 @@ void doc_print_text_path(const struct doc_path *p)
 
 void doc_print_json_head(struct cli_json *j, const struct doctor *d)
 {
-	cli_json_key(j, "user");
-	cli_json_string(j, d->have_user ? d->user.name : NULL);
-	cli_json_key(j, "root");
-	cli_json_string(j, d->root[0] != '\0' ? d->root : "/");
-	cli_json_key(j, "models");
-	cli_json_open_object(j);
-	cli_json_key(j, "family");
-	cli_json_open_object(j);
-	cli_json_key(j, "name");
-	cli_json_string(j, doc_families[d->os.family].name);
-	cli_json_key(j, "why");
-	cli_json_string(j, d->os.why);
+	cli_json_member_string(j, "user", d->have_user ? d->user.name : NULL);
+	cli_json_member_string(j, "root", d->root[0] != '\0' ? d->root : "/");
+	cli_json_member_object(j, "models");
+	cli_json_member_object(j, "family");
+	cli_json_member_string(j, "name", doc_families[d->os.family].name);
+	cli_json_member_string(j, "why", d->os.why);
 	cli_json_text_or_null(j, "id", d->os.id);
 	cli_json_text_or_null(j, "version_id", d->os.version_id);
-	cli_json_key(j, "managed_by");
-	cli_json_string(j, doc_families[d->os.family].tool);
+	cli_json_member_string(j, "managed_by", doc_families[d->os.family].tool);
 	cli_json_close_object(j);
-	cli_json_key(j, "init");
-	cli_json_open_object(j);
-	cli_json_key(j, "name");
-	cli_json_string(j, doc_init_names[d->init.kind]);
+	cli_json_member_object(j, "init");
+	cli_json_member_string(j, "name", doc_init_names[d->init.kind]);
 	cli_json_text_or_null(j, "pid1", d->init.pid1);
-	cli_json_key(j, "why");
-	cli_json_string(j, d->init.why);
+	cli_json_member_string(j, "why", d->init.why);
 	cli_json_close_object(j);
-	cli_json_key(j, "pam_limits");
-	cli_json_string(j, doc_limits_models[d->limits].name);
-	cli_json_key(j, "pam_limits_why");
-	cli_json_string(j, d->limits_note);
-	cli_json_key(j, "libpam");
-	cli_json_open_object(j);
-	cli_json_key(j, "reader");
-	cli_json_string(j, doc_libpam_dialect_name(d->libpam.dialect));
+	cli_json_member_string(j, "pam_limits", doc_limits_models[d->limits].name);
+	cli_json_member_string(j, "pam_limits_why", d->limits_note);
+	cli_json_member_object(j, "libpam");
+	cli_json_member_string(j, "reader", doc_libpam_dialect_name(d->libpam.dialect));
 	cli_json_text_or_null(j, "library", d->libpam.library);
 	cli_json_close_object(j);
-	cli_json_key(j, "kernel_release");
-	cli_json_string(j, d->release);
-	cli_json_key(j, "kernel_default");
-	cli_json_uint(j, doc_kernel_default(d->release));
-	cli_json_key(j, "pid1");
-	cli_json_open_object(j);
+	cli_json_member_string(j, "kernel_release", d->release);
+	cli_json_member_uint(j, "kernel_default", doc_kernel_default(d->release));
+	cli_json_member_object(j, "pid1");
 	json_value(j, "soft", d->pid1_soft);
 	json_value(j, "hard", d->pid1_hard);
-	cli_json_key(j, "source");
-	cli_json_string(j, d->pid1_note);
+	cli_json_member_string(j, "source", d->pid1_note);
 	cli_json_key(j, "cap_sys_resource");
 	if (d->cap_known)
 		cli_json_bool(j, d->cap_resource);
@@ -260,11 +225,9 @@ void doc_print_json_summary(struct cli_json *j, const struct doc_summary *s)
 {
 	enum doc_verdict v;
 
-	cli_json_key(j, "summary");
-	cli_json_open_object(j);
+	cli_json_member_object(j, "summary");
 	for (v = DOC_V_OK; v <= DOC_V_ERROR; v++) {
-		cli_json_key(j, doc_verdict_names[v]);
-		cli_json_uint(j, s->count[v]);
+		cli_json_member_uint(j, doc_verdict_names[v], s->count[v]);
 	}
 	cli_json_text_or_null(j, "first", s->first);
 	cli_json_close_object(j);

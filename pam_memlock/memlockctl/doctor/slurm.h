@@ -10,8 +10,8 @@
  * first; doc_slurm_check then adds slurm.conf's step and what only Slurm
  * makes wrong.
  */
-#ifndef PML_DOC_SLURM_H
-#define PML_DOC_SLURM_H
+#ifndef DOC_SLURM_H
+#define DOC_SLURM_H
 
 #include <stdbool.h>
 

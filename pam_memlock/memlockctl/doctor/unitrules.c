@@ -187,16 +187,14 @@ static int load(const struct doctor *d, const struct pml_log *log, struct pml_po
 		struct pml_machine *machine)
 {
 	const struct pml_source *source = &d->options->source;
-	int dir, rc;
+	const struct pml_from from = {
+		.in_dir = true,
+		.dir_fd = dirfd_open_parent(d->root, source->path),
+	};
+	int rc = pml_load_from(source, &from, NULL, log, policy, machine);
 
-	pml_policy_init(policy);
-	rc = pml_machine_probe(machine);
-	if (rc < 0)
-		return rc;
-	dir = dirfd_open_parent(d->root, source->path);
-	rc = pml_policy_load_at(dir, source, machine->page_size, log, policy);
-	if (dir >= 0)
-		close(dir);
+	if (from.dir_fd >= 0)
+		close(from.dir_fd);
 	return rc;
 }
 

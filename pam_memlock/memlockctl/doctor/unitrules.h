@@ -7,8 +7,8 @@
  * is read from the generator's output directory, every file inside the
  * root.
  */
-#ifndef PML_DOC_UNITRULES_H
-#define PML_DOC_UNITRULES_H
+#ifndef DOC_UNITRULES_H
+#define DOC_UNITRULES_H
 
 #include <limits.h>
 #include <stdbool.h>

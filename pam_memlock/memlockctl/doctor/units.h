@@ -8,8 +8,8 @@
  * manager's DefaultLimitMEMLOCK (user.conf, user.conf.d), which the
  * user's services get whatever the session had.
  */
-#ifndef PML_DOC_UNITS_H
-#define PML_DOC_UNITS_H
+#ifndef DOC_UNITS_H
+#define DOC_UNITS_H
 
 #include <stdbool.h>
 

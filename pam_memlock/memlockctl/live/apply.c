@@ -304,12 +304,9 @@ static void print_text_line(const struct live_proc *p, const struct change *c,
 
 static void json_limits(struct cli_json *j, const char *key, struct pml_limits l)
 {
-	cli_json_key(j, key);
-	cli_json_open_object(j);
-	cli_json_key(j, "soft");
-	cli_json_bytes(j, l.soft);
-	cli_json_key(j, "hard");
-	cli_json_bytes(j, l.hard);
+	cli_json_member_object(j, key);
+	cli_json_member_bytes(j, "soft", l.soft);
+	cli_json_member_bytes(j, "hard", l.hard);
 	cli_json_close_object(j);
 }
 
@@ -320,31 +317,27 @@ static void json_line(struct cli_json *j, const struct live_scan *scan,
 
 	cli_json_open_object(j);
 	live_json_process(j, p);
-	cli_json_key(j, "mode");
-	cli_json_string(j, planned ? pml_mode_name(scan->answers[p->answer]
-							   .decision.mode->mode)
-				   : NULL);
+	cli_json_member_string(j, "mode",
+			       planned ? pml_mode_name(scan->answers[p->answer]
+							       .decision.mode->mode)
+				       : NULL);
 	if (planned) {
 		json_limits(j, "before", c->outcome.before);
 		json_limits(j, "wanted", c->outcome.wanted);
 		json_limits(j, "after", dry_run ? c->outcome.before : c->outcome.after);
 	} else {
-		cli_json_key(j, "before");
-		cli_json_null(j);
-		cli_json_key(j, "wanted");
-		cli_json_null(j);
-		cli_json_key(j, "after");
-		cli_json_null(j);
+		cli_json_member_null(j, "before");
+		cli_json_member_null(j, "wanted");
+		cli_json_member_null(j, "after");
 	}
-	cli_json_key(j, "result");
-	cli_json_string(j, c->result == RESULT_CHANGED && dry_run ? "would change"
-								  : result_names[c->result]);
-	cli_json_key(j, "hard_refused");
-	cli_json_bool(j, c->outcome.hard_refused);
-	cli_json_key(j, "reason");
-	cli_json_string(j, c->result == RESULT_FAILED && c->reason == NULL
-				   ? strerror(-c->error)
-				   : c->reason);
+	cli_json_member_string(j, "result",
+			       c->result == RESULT_CHANGED && dry_run ? "would change"
+								      : result_names[c->result]);
+	cli_json_member_bool(j, "hard_refused", c->outcome.hard_refused);
+	cli_json_member_string(j, "reason",
+			       c->result == RESULT_FAILED && c->reason == NULL
+				       ? strerror(-c->error)
+				       : c->reason);
 	cli_json_close_object(j);
 }
 
@@ -394,15 +387,12 @@ int cli_apply(const struct cli_options *options)
 	if (options->json) {
 		cli_json_start(&j, stdout);
 		cli_json_open_object(&j);
-		cli_json_key(&j, "dry_run");
-		cli_json_bool(&j, options->dry_run);
-		cli_json_key(&j, "files");
-		cli_json_open_array(&j);
+		cli_json_member_bool(&j, "dry_run", options->dry_run);
+		cli_json_member_array(&j, "files");
 		for (i = 0; i < scan.policy.n_files; i++)
 			cli_json_string(&j, scan.policy.files[i].name);
 		cli_json_close_array(&j);
-		cli_json_key(&j, "processes");
-		cli_json_open_array(&j);
+		cli_json_member_array(&j, "processes");
 	}
 	b.deadline = owner_clock_ms() + OWNER_RUN_SECONDS * 1000LL;
 	for (i = 0; i < scan.n_procs; i++) {
@@ -425,14 +415,10 @@ int cli_apply(const struct cli_options *options)
 	}
 	if (options->json) {
 		cli_json_close_array(&j);
-		cli_json_key(&j, options->dry_run ? "would_change" : "changed");
-		cli_json_uint(&j, t.counts[RESULT_CHANGED]);
-		cli_json_key(&j, "unchanged");
-		cli_json_uint(&j, t.counts[RESULT_UNCHANGED]);
-		cli_json_key(&j, "failed");
-		cli_json_uint(&j, t.counts[RESULT_FAILED]);
-		cli_json_key(&j, "skipped");
-		cli_json_uint(&j, t.counts[RESULT_SKIPPED]);
+		cli_json_member_uint(&j, options->dry_run ? "would_change" : "changed", t.counts[RESULT_CHANGED]);
+		cli_json_member_uint(&j, "unchanged", t.counts[RESULT_UNCHANGED]);
+		cli_json_member_uint(&j, "failed", t.counts[RESULT_FAILED]);
+		cli_json_member_uint(&j, "skipped", t.counts[RESULT_SKIPPED]);
 		cli_json_close_object(&j);
 		cli_json_finish(&j);
 	} else {

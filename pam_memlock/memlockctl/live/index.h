@@ -10,8 +10,8 @@
  * The hashes are seeded per index from getrandom(2), so that names a
  * user chooses do not pile up on one chain by design of the user.
  */
-#ifndef PML_CLI_INDEX_H
-#define PML_CLI_INDEX_H
+#ifndef CLI_INDEX_H
+#define CLI_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

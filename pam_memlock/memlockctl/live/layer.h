@@ -6,8 +6,8 @@
  * or neither: it inherited the limit (a container, a Slurm job step,
  * another process, or a unit whose files set none).
  */
-#ifndef PML_CLI_LAYER_H
-#define PML_CLI_LAYER_H
+#ifndef CLI_LAYER_H
+#define CLI_LAYER_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "dirfd/dirfd.h"
-#include "evaluate.h"
+#include "evaluate_from.h"
 #include "index.h"
 #include "output/json.h"
 #include "output/text.h"
@@ -644,30 +644,19 @@ void live_print_notes(const struct live_scan *scan)
 
 void live_json_process(struct cli_json *j, const struct live_proc *p)
 {
-	cli_json_key(j, "pid");
-	cli_json_uint(j, (uint64_t)p->info.pid);
-	cli_json_key(j, "user");
-	cli_json_string(j, p->user);
-	cli_json_key(j, "uid");
-	cli_json_uint(j, p->info.uid);
-	cli_json_key(j, "user_known");
-	cli_json_bool(j, p->user_known);
-	cli_json_key(j, "command");
-	cli_json_string(j, p->info.comm);
+	cli_json_member_uint(j, "pid", (uint64_t)p->info.pid);
+	cli_json_member_string(j, "user", p->user);
+	cli_json_member_uint(j, "uid", p->info.uid);
+	cli_json_member_bool(j, "user_known", p->user_known);
+	cli_json_member_string(j, "command", p->info.comm);
 	cli_json_uint_or_null(j, "session", p->info.has_session, p->info.session);
 	cli_json_uint_or_null(j, "slurm_job", p->info.has_job, p->info.job);
-	cli_json_key(j, "service");
-	cli_json_string(j, p->service);
-	cli_json_key(j, "service_given");
-	cli_json_bool(j, p->service_given);
-	cli_json_key(j, "layer");
-	cli_json_string(j, live_layer_name(p->layer));
-	cli_json_key(j, "layer_unit");
-	cli_json_string(j, p->layer_unit);
-	cli_json_key(j, "layer_from");
-	cli_json_string(j, p->layer_from);
-	cli_json_key(j, "layer_rule");
-	cli_json_string(j, p->layer_rule);
+	cli_json_member_string(j, "service", p->service);
+	cli_json_member_bool(j, "service_given", p->service_given);
+	cli_json_member_string(j, "layer", live_layer_name(p->layer));
+	cli_json_member_string(j, "layer_unit", p->layer_unit);
+	cli_json_member_string(j, "layer_from", p->layer_from);
+	cli_json_member_string(j, "layer_rule", p->layer_rule);
 }
 
 void live_scan_free(struct live_scan *scan)

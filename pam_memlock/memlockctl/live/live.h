@@ -7,8 +7,8 @@
  * (pml_decide_loaded), every group a rule names looked up, and "available"
  * memory taken from the process's own cgroup and its user's slice.
  */
-#ifndef PML_CLI_LIVE_H
-#define PML_CLI_LIVE_H
+#ifndef CLI_LIVE_H
+#define CLI_LIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
  * moment, after its answer too: it is awaited until a deadline, then
  * killed, and reaped in a bounded wait.
  */
-#ifndef PML_CLI_OWNER_H
-#define PML_CLI_OWNER_H
+#ifndef CLI_OWNER_H
+#define CLI_OWNER_H
 
 #include <stdbool.h>
 

@@ -9,8 +9,8 @@
  * one of its files is opened is "gone" (skipped without a word), one whose
  * files the caller may not read is "unreadable" (counted and reported).
  */
-#ifndef PML_CLI_PROCS_H
-#define PML_CLI_PROCS_H
+#ifndef CLI_PROCS_H
+#define CLI_PROCS_H
 
 #include <stdbool.h>
 #include <stddef.h>

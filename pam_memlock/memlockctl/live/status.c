@@ -169,26 +169,21 @@ static void json_policy(struct cli_json *j, const struct live_scan *scan,
 	/* The base of a share of "available": this process's own. */
 	cli_json_uint_or_null(j, "base", pml_needs_available(&scan->policy, rule),
 			      a->machine.available.bytes);
-	cli_json_key(j, "base_from");
-	cli_json_string(j, pml_needs_available(&scan->policy, rule) &&
-					   a->machine.available.from[0] != '\0'
-				   ? a->machine.available.from
-				   : NULL);
-	cli_json_key(j, "soft");
-	cli_json_bytes(j, a->decision.soft.bytes);
-	cli_json_key(j, "hard");
-	cli_json_bytes(j, a->decision.hard.bytes);
-	cli_json_key(j, "mode");
-	cli_json_string(j, pml_mode_name(a->decision.mode->mode));
+	cli_json_member_string(j, "base_from",
+			       pml_needs_available(&scan->policy, rule) &&
+					       a->machine.available.from[0] != '\0'
+				       ? a->machine.available.from
+				       : NULL);
+	cli_json_member_bytes(j, "soft", a->decision.soft.bytes);
+	cli_json_member_bytes(j, "hard", a->decision.hard.bytes);
+	cli_json_member_string(j, "mode", pml_mode_name(a->decision.mode->mode));
 	cli_json_key(j, "rule");
 	if (rule == NULL) {
 		cli_json_null(j);
 	} else {
 		cli_json_open_object(j);
-		cli_json_key(j, "file");
-		cli_json_string(j, pml_policy_file_name(&scan->policy, rule->at));
-		cli_json_key(j, "line");
-		cli_json_uint(j, rule->at.line);
+		cli_json_member_string(j, "file", pml_policy_file_name(&scan->policy, rule->at));
+		cli_json_member_uint(j, "line", rule->at.line);
 		cli_json_close_object(j);
 	}
 	cli_json_close_object(j);
@@ -199,18 +194,13 @@ static void json_process(struct cli_json *j, const struct live_scan *scan,
 {
 	cli_json_open_object(j);
 	live_json_process(j, p);
-	cli_json_key(j, "soft");
-	cli_json_bytes(j, p->info.limits.soft);
-	cli_json_key(j, "hard");
-	cli_json_bytes(j, p->info.limits.hard);
-	cli_json_key(j, "locked");
-	cli_json_uint(j, p->info.locked);
-	cli_json_key(j, "pinned");
-	cli_json_uint(j, p->info.pinned);
+	cli_json_member_bytes(j, "soft", p->info.limits.soft);
+	cli_json_member_bytes(j, "hard", p->info.limits.hard);
+	cli_json_member_uint(j, "locked", p->info.locked);
+	cli_json_member_uint(j, "pinned", p->info.pinned);
 	cli_json_key(j, "policy");
 	json_policy(j, scan, live_answer_of(scan, p));
-	cli_json_key(j, "verdict");
-	cli_json_string(j, live_verdict_name(p->verdict));
+	cli_json_member_string(j, "verdict", live_verdict_name(p->verdict));
 	cli_json_close_object(j);
 }
 
@@ -222,40 +212,29 @@ static void print_json(const struct live_scan *scan, enum live_which which)
 
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
-	cli_json_key(&j, "files");
-	cli_json_open_array(&j);
+	cli_json_member_array(&j, "files");
 	for (i = 0; i < scan->policy.n_files; i++)
 		cli_json_string(&j, scan->policy.files[i].name);
 	cli_json_close_array(&j);
-	cli_json_key(&j, "selection");
-	cli_json_string(&j, which_names[which]);
-	cli_json_key(&j, "processes");
-	cli_json_open_array(&j);
+	cli_json_member_string(&j, "selection", which_names[which]);
+	cli_json_member_array(&j, "processes");
 	for (i = 0; i < scan->n_procs; i++)
 		json_process(&j, scan, &scan->procs[i]);
 	cli_json_close_array(&j);
-	cli_json_key(&j, "users");
-	cli_json_open_array(&j);
+	cli_json_member_array(&j, "users");
 	for (i = 0; i < scan->n_procs; i = t.end) {
 		live_user_total(scan, i, &t);
 		cli_json_open_object(&j);
-		cli_json_key(&j, "user");
-		cli_json_string(&j, scan->procs[i].user);
-		cli_json_key(&j, "uid");
-		cli_json_uint(&j, scan->procs[i].info.uid);
-		cli_json_key(&j, "processes");
-		cli_json_uint(&j, t.end - t.first);
-		cli_json_key(&j, "locked");
-		cli_json_uint(&j, t.locked);
-		cli_json_key(&j, "pinned");
-		cli_json_uint(&j, t.pinned);
-		cli_json_key(&j, "smallest_soft");
-		cli_json_bytes(&j, t.smallest_soft);
+		cli_json_member_string(&j, "user", scan->procs[i].user);
+		cli_json_member_uint(&j, "uid", scan->procs[i].info.uid);
+		cli_json_member_uint(&j, "processes", t.end - t.first);
+		cli_json_member_uint(&j, "locked", t.locked);
+		cli_json_member_uint(&j, "pinned", t.pinned);
+		cli_json_member_bytes(&j, "smallest_soft", t.smallest_soft);
 		cli_json_close_object(&j);
 	}
 	cli_json_close_array(&j);
-	cli_json_key(&j, "unreadable");
-	cli_json_uint(&j, scan->unreadable);
+	cli_json_member_uint(&j, "unreadable", scan->unreadable);
 	cli_json_close_object(&j);
 	cli_json_finish(&j);
 }

@@ -5,8 +5,8 @@
  * a kernel.  The kernel compares whole pages (the limit shifted right by
  * the page size), so a search over pages is exact.
  */
-#ifndef PML_MEASURE_BISECT_H
-#define PML_MEASURE_BISECT_H
+#ifndef MEASURE_BISECT_H
+#define MEASURE_BISECT_H
 
 #include <stdint.h>
 

@@ -60,12 +60,9 @@ void measure_json_fits(struct cli_json *j, const struct measure_rings *r, uint64
 		return;
 	}
 	cli_json_open_object(j);
-	cli_json_key(j, "kernel");
-	cli_json_string(j, r->release);
-	cli_json_key(j, "ring_entries");
-	cli_json_uint(j, MEASURE_DEFAULT_ENTRIES);
-	cli_json_key(j, "ring_bytes");
-	cli_json_uint(j, r->large);
+	cli_json_member_string(j, "kernel", r->release);
+	cli_json_member_uint(j, "ring_entries", MEASURE_DEFAULT_ENTRIES);
+	cli_json_member_uint(j, "ring_bytes", r->large);
 	/* Nothing is divided where the figure is null. */
 	cli_json_uint_or_null(j, "rings", rings_known, rings_known ? limit / r->large : 0);
 	cli_json_uint_or_null(j, "buffer_bytes", limited, limited ? buffer_room(r, limit) : 0);

@@ -11,8 +11,8 @@
  * or concurrent run has a charge on them.  Only root can do that; root
  * itself would measure nothing, since CAP_IPC_LOCK exempts it.
  */
-#ifndef PML_MEASURE_H
-#define PML_MEASURE_H
+#ifndef MEASURE_H
+#define MEASURE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -11,8 +11,8 @@
  * kernel worker.  A uid that no process holds and that no earlier probe
  * used has nothing charged, so what the child sees is its own cost alone.
  */
-#ifndef PML_MEASURE_PROBE_H
-#define PML_MEASURE_PROBE_H
+#ifndef MEASURE_PROBE_H
+#define MEASURE_PROBE_H
 
 #include <stdbool.h>
 #include <stdint.h>

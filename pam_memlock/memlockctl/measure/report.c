@@ -179,11 +179,9 @@ static void json_result(struct cli_json *j, const struct measure_result *r,
 	cli_json_open_object(j);
 	cli_json_uint_or_null(j, "needed", r->rc == 0, r->bytes);
 	if (r->rc == -E2BIG) {
-		cli_json_key(j, "more_than");
-		cli_json_bytes(j, s->hard);
+		cli_json_member_bytes(j, "more_than", s->hard);
 	} else if (r->rc < 0) {
-		cli_json_key(j, "error");
-		cli_json_string(j, error_name(r->rc));
+		cli_json_member_string(j, "error", error_name(r->rc));
 	}
 	cli_json_close_object(j);
 }
@@ -197,10 +195,8 @@ static void json_pair(struct cli_json *j, const char *key,
 	bool known;
 	int u;
 
-	cli_json_key(j, key);
-	cli_json_open_object(j);
-	cli_json_key(j, "bytes");
-	cli_json_uint(j, t->bytes);
+	cli_json_member_object(j, key);
+	cli_json_member_uint(j, "bytes", t->bytes);
 	for (u = 0; u < 2; u++) {
 		cli_json_key(j, keys[u]);
 		json_result(j, &pair[u], &t->session);
@@ -217,21 +213,15 @@ static void json_workload(struct cli_json *j, const struct measure_table *t)
 {
 	const struct measure_workload *w = &t->workload;
 
-	cli_json_key(j, "workload");
-	cli_json_open_object(j);
-	cli_json_key(j, "rings");
-	cli_json_uint(j, w->rings);
-	cli_json_key(j, "entries");
-	cli_json_uint(j, w->entries);
-	cli_json_key(j, "buffer_bytes");
-	cli_json_uint(j, w->buffer);
+	cli_json_member_object(j, "workload");
+	cli_json_member_uint(j, "rings", w->rings);
+	cli_json_member_uint(j, "entries", w->entries);
+	cli_json_member_uint(j, "buffer_bytes", w->buffer);
 	cli_json_key(j, "ring");
 	json_result(j, &w->ring, &t->session);
 	cli_json_uint_or_null(j, "needed", w->verify_rc != -ENODATA, w->need);
-	cli_json_key(j, "verified");
-	cli_json_bool(j, w->verify_rc == 0);
-	cli_json_key(j, "not_verified_because");
-	cli_json_string(j, w->verify_rc == -EPROTO ? "the whole workload disagreed with the sum" : w->why);
+	cli_json_member_bool(j, "verified", w->verify_rc == 0);
+	cli_json_member_string(j, "not_verified_because", w->verify_rc == -EPROTO ? "the whole workload disagreed with the sum" : w->why);
 	cli_json_close_object(j);
 }
 
@@ -243,29 +233,21 @@ void measure_print_json(FILE *out, const struct measure_table *t)
 
 	cli_json_start(&j, out);
 	cli_json_open_object(&j);
-	cli_json_key(&j, "kernel");
-	cli_json_string(&j, s->kernel.release);
-	cli_json_key(&j, "machine");
-	cli_json_string(&j, s->kernel.machine);
-	cli_json_key(&j, "page_size");
-	cli_json_uint(&j, s->page);
-	cli_json_key(&j, "io_uring");
-	cli_json_string(&j, s->io_uring == 0 ? "enabled" : error_name(s->io_uring));
+	cli_json_member_string(&j, "kernel", s->kernel.release);
+	cli_json_member_string(&j, "machine", s->kernel.machine);
+	cli_json_member_uint(&j, "page_size", s->page);
+	cli_json_member_string(&j, "io_uring", s->io_uring == 0 ? "enabled" : error_name(s->io_uring));
 	cli_json_uint_or_null(&j, "io_uring_disabled", s->io_uring_disabled >= 0,
 			      (uint64_t)s->io_uring_disabled);
-	cli_json_key(&j, "hard_limit");
-	cli_json_bytes(&j, s->hard);
-	cli_json_key(&j, "tries");
-	cli_json_uint(&j, s->tries);
+	cli_json_member_bytes(&j, "hard_limit", s->hard);
+	cli_json_member_uint(&j, "tries", s->tries);
 	if (t->workload_mode) {
 		json_workload(&j, t);
 	} else {
-		cli_json_key(&j, "rings");
-		cli_json_open_array(&j);
+		cli_json_member_array(&j, "rings");
 		for (i = 0; i < t->n_entries && s->io_uring == 0; i++) {
 			cli_json_open_object(&j);
-			cli_json_key(&j, "entries");
-			cli_json_uint(&j, t->entries[i]);
+			cli_json_member_uint(&j, "entries", t->entries[i]);
 			cli_json_key(&j, "mmap");
 			json_result(&j, &t->ring[i], s);
 			cli_json_key(&j, "no_mmap");

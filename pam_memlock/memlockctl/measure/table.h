@@ -5,8 +5,8 @@
  * for one workload.  Collected by command.c, written by report.c, which
  * calls nothing of command.c.
  */
-#ifndef PML_MEASURE_TABLE_H
-#define PML_MEASURE_TABLE_H
+#ifndef MEASURE_TABLE_H
+#define MEASURE_TABLE_H
 
 #include <stdbool.h>
 #include <stdint.h>

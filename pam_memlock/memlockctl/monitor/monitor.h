@@ -7,8 +7,8 @@
  * doc_check_units, live_scan), never worked out a second time.
  * metrics.c writes them for Prometheus, nagios.c as a plugin's one line.
  */
-#ifndef PML_CLI_MONITOR_H
-#define PML_CLI_MONITOR_H
+#ifndef CLI_MONITOR_H
+#define CLI_MONITOR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -164,3 +164,45 @@ void cli_json_null(struct cli_json *json)
 	next_item(json);
 	fputs("null", json->out);
 }
+
+void cli_json_member_string(struct cli_json *json, const char *key, const char *value)
+{
+	cli_json_key(json, key);
+	cli_json_string(json, value);
+}
+
+void cli_json_member_uint(struct cli_json *json, const char *key, uint64_t value)
+{
+	cli_json_key(json, key);
+	cli_json_uint(json, value);
+}
+
+void cli_json_member_bytes(struct cli_json *json, const char *key, uint64_t bytes)
+{
+	cli_json_key(json, key);
+	cli_json_bytes(json, bytes);
+}
+
+void cli_json_member_bool(struct cli_json *json, const char *key, bool value)
+{
+	cli_json_key(json, key);
+	cli_json_bool(json, value);
+}
+
+void cli_json_member_null(struct cli_json *json, const char *key)
+{
+	cli_json_key(json, key);
+	cli_json_null(json);
+}
+
+void cli_json_member_object(struct cli_json *json, const char *key)
+{
+	cli_json_key(json, key);
+	cli_json_open_object(json);
+}
+
+void cli_json_member_array(struct cli_json *json, const char *key)
+{
+	cli_json_key(json, key);
+	cli_json_open_array(json);
+}

@@ -12,8 +12,8 @@
  *     \u00XX, XX being the byte: a reader sees that byte as the Latin-1
  *     character of the same number.  This is documented in memlockctl(8).
  */
-#ifndef PML_CLI_JSON_H
-#define PML_CLI_JSON_H
+#ifndef CLI_JSON_H
+#define CLI_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +46,17 @@ void cli_json_uint(struct cli_json *json, uint64_t value);
 void cli_json_bytes(struct cli_json *json, uint64_t bytes);
 void cli_json_bool(struct cli_json *json, bool value);
 void cli_json_null(struct cli_json *json);
+/*
+ * Members of an object: KEY, then its value as the call without
+ * "member_" writes it (cli_json_member_object and _array open one).
+ */
+void cli_json_member_string(struct cli_json *json, const char *key, const char *value);
+void cli_json_member_uint(struct cli_json *json, const char *key, uint64_t value);
+void cli_json_member_bytes(struct cli_json *json, const char *key, uint64_t bytes);
+void cli_json_member_bool(struct cli_json *json, const char *key, bool value);
+void cli_json_member_null(struct cli_json *json, const char *key);
+void cli_json_member_object(struct cli_json *json, const char *key);
+void cli_json_member_array(struct cli_json *json, const char *key);
 /* KEY with VALUE when KNOWN, else with null. */
 void cli_json_uint_or_null(struct cli_json *json, const char *key, bool known, uint64_t value);
 /* KEY with TEXT, or with null when TEXT is empty. */

@@ -4,8 +4,8 @@
  * way the policy file spells them, names quoted so that no byte of them
  * can act on a terminal, and UTF-8 recognised for both.
  */
-#ifndef PML_CLI_TEXT_H
-#define PML_CLI_TEXT_H
+#ifndef CLI_TEXT_H
+#define CLI_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -244,8 +244,8 @@ int check_policy(const struct cli_options *options, const char *name, FILE *note
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load_assuming(&source.source, &options->assume, &log, &out->policy,
-			       &out->machine);
+	rc = pml_load_from(&source.source, &source.from, &options->assume, &log, &out->policy,
+			   &out->machine);
 	if (rc < 0) {
 		if (state.errors > 0 && unreadable_here(options->source.path))
 			fprintf(stderr,

@@ -4,8 +4,8 @@
  * nagios): one loader and one lint, so every command counts the same
  * errors and warnings.
  */
-#ifndef PML_CLI_CHECK_H
-#define PML_CLI_CHECK_H
+#ifndef CLI_CHECK_H
+#define CLI_CHECK_H
 
 #include <stddef.h>
 #include <stdio.h>

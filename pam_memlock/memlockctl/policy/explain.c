@@ -293,12 +293,9 @@ static void json_origin(struct cli_json *j, const struct pml_evaluation *e,
 		return;
 	}
 	cli_json_open_object(j);
-	cli_json_key(j, "file");
-	cli_json_string(j, pml_policy_file_name(&e->policy, s->at));
-	cli_json_key(j, "line");
-	cli_json_uint(j, s->at.line);
-	cli_json_key(j, "level");
-	cli_json_string(j, level_name(s->level));
+	cli_json_member_string(j, "file", pml_policy_file_name(&e->policy, s->at));
+	cli_json_member_uint(j, "line", s->at.line);
+	cli_json_member_string(j, "level", level_name(s->level));
 	cli_json_close_object(j);
 }
 
@@ -310,13 +307,11 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 	char text[CLI_VALUE_MAX];
 
 	cli_json_open_object(j);
-	cli_json_key(j, "bytes");
-	cli_json_bytes(j, side->bytes);
+	cli_json_member_bytes(j, "bytes", side->bytes);
 	cli_json_key(j, "human");
 	pml_format_size(side->bytes, false, text, sizeof(text));
 	cli_json_string(j, text);
-	cli_json_key(j, "setting");
-	cli_json_string(j, builtin ? NULL : pml_key_name(side->from->key));
+	cli_json_member_string(j, "setting", builtin ? NULL : pml_key_name(side->from->key));
 	cli_json_key(j, "value");
 	if (!builtin) {
 		cli_format_value(side->from, text, sizeof(text));
@@ -334,39 +329,32 @@ static void json_side(struct cli_json *j, const struct pml_evaluation *e,
 		cli_json_key(j, "percent");
 		pml_format_share(side->from->amount.share, text, sizeof(text));
 		cli_json_string(j, text);
-		cli_json_key(j, "ram");
-		cli_json_uint(j, e->machine.ram);
-		cli_json_key(j, "share_of");
-		cli_json_string(j, pml_base_name(side->share_of->base));
+		cli_json_member_uint(j, "ram", e->machine.ram);
+		cli_json_member_string(j, "share_of", pml_base_name(side->share_of->base));
 		cli_json_key(j, "share_of_origin");
 		json_origin(j, e, side->share_of);
-		cli_json_key(j, "base");
-		cli_json_uint(j, side->base);
-		cli_json_key(j, "base_from");
-		cli_json_string(j, side->share_of->base == PML_BASE_AVAILABLE &&
-						   e->machine.available.from[0] != '\0'
-					   ? e->machine.available.from
-					   : NULL);
-		cli_json_key(j, "base_scope");
-		cli_json_string(j, side->share_of->base == PML_BASE_AVAILABLE
-					   ? base_scope_name(e->machine.available.scope)
-					   : NULL);
-		cli_json_key(j, "exact");
-		cli_json_uint(j, side->share_exact);
-		cli_json_key(j, "page_rounded");
-		cli_json_uint(j, side->share_paged);
-		cli_json_key(j, "floor");
-		cli_json_bytes(j, side->floor);
+		cli_json_member_uint(j, "base", side->base);
+		cli_json_member_string(j, "base_from",
+				       side->share_of->base == PML_BASE_AVAILABLE &&
+						       e->machine.available.from[0] != '\0'
+					       ? e->machine.available.from
+					       : NULL);
+		cli_json_member_string(j, "base_scope",
+				       side->share_of->base == PML_BASE_AVAILABLE
+					       ? base_scope_name(e->machine.available.scope)
+					       : NULL);
+		cli_json_member_uint(j, "exact", side->share_exact);
+		cli_json_member_uint(j, "page_rounded", side->share_paged);
+		cli_json_member_bytes(j, "floor", side->floor);
 		cli_json_key(j, "floor_origin");
 		json_origin(j, e, pml_pick(&e->policy, rule, PML_KEY_FLOOR));
-		cli_json_key(j, "ceiling");
-		cli_json_bytes(j, side->ceiling);
+		cli_json_member_bytes(j, "ceiling", side->ceiling);
 		cli_json_key(j, "ceiling_origin");
 		json_origin(j, e, pml_pick(&e->policy, rule, PML_KEY_CEILING));
-		cli_json_key(j, "clamp");
-		cli_json_string(j, side->clamp == PML_CLAMP_FLOOR     ? "floor"
-				   : side->clamp == PML_CLAMP_CEILING ? "ceiling"
-								      : "none");
+		cli_json_member_string(j, "clamp",
+				       side->clamp == PML_CLAMP_FLOOR	  ? "floor"
+				       : side->clamp == PML_CLAMP_CEILING ? "ceiling"
+									  : "none");
 		cli_json_close_object(j);
 	}
 	cli_json_close_object(j);
@@ -377,10 +365,8 @@ static void json_open_rule(struct cli_json *j, const struct pml_evaluation *e,
 			   const struct pml_rule *rule)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "file");
-	cli_json_string(j, pml_policy_file_name(&e->policy, rule->at));
-	cli_json_key(j, "line");
-	cli_json_uint(j, rule->at.line);
+	cli_json_member_string(j, "file", pml_policy_file_name(&e->policy, rule->at));
+	cli_json_member_uint(j, "line", rule->at.line);
 }
 
 static void print_json(const struct pml_evaluation *e, const struct measure_rings *rings,
@@ -392,14 +378,10 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
-	cli_json_key(&j, "user");
-	cli_json_string(&j, e->identity.user);
-	cli_json_key(&j, "user_known");
-	cli_json_bool(&j, user_known(e));
-	cli_json_key(&j, "service");
-	cli_json_string(&j, e->identity.service);
-	cli_json_key(&j, "files");
-	cli_json_open_array(&j);
+	cli_json_member_string(&j, "user", e->identity.user);
+	cli_json_member_bool(&j, "user_known", user_known(e));
+	cli_json_member_string(&j, "service", e->identity.service);
+	cli_json_member_array(&j, "files");
 	for (i = 0; i < e->policy.n_files; i++)
 		cli_json_string(&j, e->policy.files[i].name);
 	cli_json_close_array(&j);
@@ -412,21 +394,18 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 	} else {
 		cli_json_null(&j);
 	}
-	cli_json_key(&j, "matching_rules");
-	cli_json_open_array(&j);
+	cli_json_member_array(&j, "matching_rules");
 	for (i = 0; i < e->policy.n_rules; i++) {
 		const struct pml_rule *rule = &e->policy.rules[i];
 
 		if (!pml_rule_matches(rule, &e->identity))
 			continue;
 		json_open_rule(&j, e, rule);
-		cli_json_key(&j, "decides");
-		cli_json_bool(&j, rule == d->rule);
+		cli_json_member_bool(&j, "decides", rule == d->rule);
 		cli_json_close_object(&j);
 	}
 	cli_json_close_array(&j);
-	cli_json_key(&j, "rules_for_other_services");
-	cli_json_open_array(&j);
+	cli_json_member_array(&j, "rules_for_other_services");
 	for (i = 0; i < e->policy.n_rules; i++) {
 		const struct pml_rule *rule = &e->policy.rules[i];
 		const char *service = unconsidered_service(e, rule);
@@ -434,21 +413,16 @@ static void print_json(const struct pml_evaluation *e, const struct measure_ring
 		if (service == NULL)
 			continue;
 		json_open_rule(&j, e, rule);
-		cli_json_key(&j, "service");
-		cli_json_string(&j, service);
+		cli_json_member_string(&j, "service", service);
 		cli_json_close_object(&j);
 	}
 	cli_json_close_array(&j);
-	cli_json_key(&j, "mode");
-	cli_json_string(&j, pml_mode_name(d->mode->mode));
+	cli_json_member_string(&j, "mode", pml_mode_name(d->mode->mode));
 	cli_json_key(&j, "mode_origin");
 	json_origin(&j, e, d->mode);
-	cli_json_key(&j, "soft");
-	cli_json_bytes(&j, d->soft.bytes);
-	cli_json_key(&j, "hard");
-	cli_json_bytes(&j, d->hard.bytes);
-	cli_json_key(&j, "soft_lowered_to_hard");
-	cli_json_bool(&j, d->soft_lowered_to_hard);
+	cli_json_member_bytes(&j, "soft", d->soft.bytes);
+	cli_json_member_bytes(&j, "hard", d->hard.bytes);
+	cli_json_member_bool(&j, "soft_lowered_to_hard", d->soft_lowered_to_hard);
 	cli_json_key(&j, "soft_detail");
 	json_side(&j, e, &d->soft);
 	cli_json_key(&j, "soft_fits");
@@ -465,7 +439,11 @@ int cli_explain(const struct cli_options *options)
 	struct pml_request request = {
 		.user = options->user,
 		.service = options->service,
-		.scope = { .groups = PML_GROUPS_EVERY, .pid = PML_NO_PROCESS, .assume = options->assume },
+	};
+	const struct pml_scope scope = {
+		.groups = PML_GROUPS_EVERY,
+		.pid = PML_NO_PROCESS,
+		.assume = options->assume,
 	};
 	struct pml_evaluation evaluation;
 	struct measure_rings rings;
@@ -484,7 +462,7 @@ int cli_explain(const struct cli_options *options)
 	 * its owner and mode. */
 	request.source = source.source;
 	cli_log_init(&log, &state);
-	rc = pml_evaluate(&request, &log, &evaluation);
+	rc = pml_evaluate_from(&request, &source.from, &scope, &log, &evaluation);
 	if (rc == 0) {
 		/* On standard error, apart from what programs read. */
 		cli_note_source(stderr, &source);

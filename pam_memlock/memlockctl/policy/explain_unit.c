@@ -124,14 +124,10 @@ static void json_value(struct cli_json *j, const char *key, const struct pml_uni
 		return;
 	}
 	cli_json_open_object(j);
-	cli_json_key(j, "soft");
-	cli_json_bytes(j, v->soft);
-	cli_json_key(j, "hard");
-	cli_json_bytes(j, v->hard);
-	cli_json_key(j, "file");
-	cli_json_string(j, v->file);
-	cli_json_key(j, "line");
-	cli_json_uint(j, v->line);
+	cli_json_member_bytes(j, "soft", v->soft);
+	cli_json_member_bytes(j, "hard", v->hard);
+	cli_json_member_string(j, "file", v->file);
+	cli_json_member_uint(j, "line", v->line);
 	cli_json_close_object(j);
 }
 
@@ -146,33 +142,26 @@ static void print_json(const struct pml_policy *policy, const char *asked, const
 
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
-	cli_json_key(&j, "unit");
-	cli_json_string(&j, name);
-	cli_json_key(&j, "instance");
-	cli_json_string(&j, asked != name ? asked : NULL);
-	cli_json_key(&j, "files");
-	cli_json_open_array(&j);
+	cli_json_member_string(&j, "unit", name);
+	cli_json_member_string(&j, "instance", asked != name ? asked : NULL);
+	cli_json_member_array(&j, "files");
 	for (i = 0; i < policy->n_files; i++)
 		cli_json_string(&j, policy->files[i].name);
 	cli_json_close_array(&j);
 	cli_json_key(&j, "machine");
 	cli_json_machine(&j, &d->machine, options);
 	cli_json_text_or_null(&j, "unit_file", files->path);
-	cli_json_key(&j, "masked");
-	cli_json_bool(&j, files->masked);
+	cli_json_member_bool(&j, "masked", files->masked);
 	cli_json_key(&j, "rule");
 	if (d->rule != NULL) {
 		cli_json_open_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, pml_policy_file_name(policy, d->rule->at));
-		cli_json_key(&j, "line");
-		cli_json_uint(&j, d->rule->at.line);
+		cli_json_member_string(&j, "file", pml_policy_file_name(policy, d->rule->at));
+		cli_json_member_uint(&j, "line", d->rule->at.line);
 		cli_json_close_object(&j);
 	} else {
 		cli_json_null(&j);
 	}
-	cli_json_key(&j, "mode");
-	cli_json_string(&j, d->rule != NULL ? pml_mode_name(d->decision.mode->mode) : NULL);
+	cli_json_member_string(&j, "mode", d->rule != NULL ? pml_mode_name(d->decision.mode->mode) : NULL);
 	cli_json_key(&j, "soft");
 	if (d->rule != NULL)
 		cli_json_bytes(&j, d->decision.soft.bytes);
@@ -188,8 +177,7 @@ static void print_json(const struct pml_policy *policy, const char *asked, const
 	if (d->rule != NULL &&
 	    (d->decision.soft.share_of != NULL || d->decision.hard.share_of != NULL)) {
 		cli_json_open_object(&j);
-		cli_json_key(&j, "bytes");
-		cli_json_bytes(&j, d->machine.available.bytes);
+		cli_json_member_bytes(&j, "bytes", d->machine.available.bytes);
 		cli_json_text_or_null(&j, "from", d->machine.available.from);
 		cli_json_close_object(&j);
 	} else {
@@ -197,29 +185,23 @@ static void print_json(const struct pml_policy *policy, const char *asked, const
 	}
 	json_value(&j, "own", &files->limit);
 	cli_json_text_or_null(&j, "masked_by", files->masked_by);
-	cli_json_key(&j, "action");
-	cli_json_string(&j, action_names[d->action]);
+	cli_json_member_string(&j, "action", action_names[d->action]);
 	cli_json_key(&j, "dropin");
 	if (d->action == PML_UNIT_WRITE) {
 		snprintf(dropin, sizeof(dropin), "%s.d/%s", name, PML_UNIT_DROPIN);
 		cli_json_open_object(&j);
-		cli_json_key(&j, "file");
-		cli_json_string(&j, dropin);
-		cli_json_key(&j, "soft");
-		cli_json_bytes(&j, d->soft);
-		cli_json_key(&j, "hard");
-		cli_json_bytes(&j, d->hard);
+		cli_json_member_string(&j, "file", dropin);
+		cli_json_member_bytes(&j, "soft", d->soft);
+		cli_json_member_bytes(&j, "hard", d->hard);
 		cli_json_close_object(&j);
 	} else {
 		cli_json_null(&j);
 	}
-	cli_json_key(&j, "why");
-	cli_json_string(&j, d->action != PML_UNIT_WRITE ? actions[d->action] : NULL);
+	cli_json_member_string(&j, "why", d->action != PML_UNIT_WRITE ? actions[d->action] : NULL);
 	if (d->action == PML_UNIT_WRITE)
 		json_value(&j, "overridden", &files->later);
 	else {
-		cli_json_key(&j, "overridden");
-		cli_json_null(&j);
+		cli_json_member_null(&j, "overridden");
 	}
 	cli_json_close_object(&j);
 	cli_json_finish(&j);
@@ -243,7 +225,7 @@ int cli_explain_unit(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	rc = pml_load_assuming(&source.source, &options->assume, &log, &policy, &machine);
+	rc = pml_load_from(&source.source, &source.from, &options->assume, &log, &policy, &machine);
 	if (rc < 0) {
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;

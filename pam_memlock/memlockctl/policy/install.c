@@ -93,7 +93,8 @@ int cli_install(const struct cli_options *options)
 	tree.candidate.path = r.temp;
 	/* The bytes on disk, through the module's loader and its checks. */
 	cli_log_init(&log, &state);
-	rc = pml_policy_load(&tree.source, page > 0 ? (uint64_t)page : 4096, &log, &policy);
+	rc = pml_policy_load_from(&tree.source, &tree.from, page > 0 ? (uint64_t)page : 4096, &log,
+				  &policy);
 	if (rc < 0) {
 		replace_abort(&r);
 		cli_source_free(&tree);

@@ -16,8 +16,8 @@
  * being certain: a warning that cries wolf teaches people to ignore
  * `check`.
  */
-#ifndef PML_LINT_H
-#define PML_LINT_H
+#ifndef LINT_H
+#define LINT_H
 
 #include <stdint.h>
 #include <sys/types.h>

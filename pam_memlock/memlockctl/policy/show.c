@@ -137,10 +137,8 @@ static void json_origin(struct cli_json *j, const struct pml_policy *policy,
 			struct pml_origin at)
 {
 	cli_json_open_object(j);
-	cli_json_key(j, "file");
-	cli_json_string(j, pml_policy_file_name(policy, at));
-	cli_json_key(j, "line");
-	cli_json_uint(j, at.line);
+	cli_json_member_string(j, "file", pml_policy_file_name(policy, at));
+	cli_json_member_uint(j, "line", at.line);
 	cli_json_close_object(j);
 }
 
@@ -182,8 +180,7 @@ static void json_names(struct cli_json *j, const char *key,
 
 	if (names->n == 0)
 		return;
-	cli_json_key(j, key);
-	cli_json_open_array(j);
+	cli_json_member_array(j, key);
 	for (i = 0; i < names->n; i++)
 		cli_json_string(j, names->v[i]);
 	cli_json_close_array(j);
@@ -199,13 +196,11 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 	cli_json_open_object(j);
 	cli_json_key(j, "origin");
 	json_origin(j, policy, rule->at);
-	cli_json_key(j, "match");
-	cli_json_open_object(j);
+	cli_json_member_object(j, "match");
 	json_names(j, "user", &rule->users);
 	json_names(j, "group", &rule->groups);
 	if (rule->n_uids > 0) {
-		cli_json_key(j, "uid");
-		cli_json_open_array(j);
+		cli_json_member_array(j, "uid");
 		for (i = 0; i < rule->n_uids; i++) {
 			format_range(&rule->uids[i], range, sizeof(range));
 			cli_json_string(j, range);
@@ -215,8 +210,7 @@ static void json_rule(struct cli_json *j, const struct pml_policy *policy,
 	json_names(j, "service", &rule->services);
 	json_names(j, "unit", &rule->units);
 	cli_json_close_object(j);
-	cli_json_key(j, "settings");
-	cli_json_open_object(j);
+	cli_json_member_object(j, "settings");
 	for (key = 0; key < PML_KEY_COUNT; key++) {
 		if (!rule->settings.v[key].set)
 			continue;
@@ -235,24 +229,19 @@ static void print_json(const struct pml_policy *policy, const struct pml_source 
 
 	cli_json_start(&j, stdout);
 	cli_json_open_object(&j);
-	cli_json_key(&j, "main_file");
-	cli_json_string(&j, source->path);
-	cli_json_key(&j, "main_file_present");
-	cli_json_bool(&j, cli_main_file_read(policy));
-	cli_json_key(&j, "files");
-	cli_json_open_array(&j);
+	cli_json_member_string(&j, "main_file", source->path);
+	cli_json_member_bool(&j, "main_file_present", cli_main_file_read(policy));
+	cli_json_member_array(&j, "files");
 	for (i = 0; i < policy->n_files; i++)
 		cli_json_string(&j, policy->files[i].name);
 	cli_json_close_array(&j);
-	cli_json_key(&j, "top");
-	cli_json_open_object(&j);
+	cli_json_member_object(&j, "top");
 	for (key = 0; key < PML_KEY_COUNT; key++) {
 		cli_json_key(&j, pml_key_name(key));
 		json_setting(&j, policy, pml_pick(policy, NULL, key), key);
 	}
 	cli_json_close_object(&j);
-	cli_json_key(&j, "rules");
-	cli_json_open_array(&j);
+	cli_json_member_array(&j, "rules");
 	for (i = 0; i < policy->n_rules; i++)
 		json_rule(&j, policy, &policy->rules[i]);
 	cli_json_close_array(&j);
@@ -273,7 +262,7 @@ int cli_show(const struct cli_options *options)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	cli_log_init(&log, &state);
-	if (pml_load(&source.source, &log, &policy, &machine) < 0) {
+	if (pml_load_from(&source.source, &source.from, NULL, &log, &policy, &machine) < 0) {
 		cli_source_free(&source);
 		return CLI_EXIT_FAIL;
 	}

@@ -13,8 +13,8 @@
  * and leaves nothing behind.  Only SIGKILL, which nothing can hold back,
  * or a crash of the machine can leave it.
  */
-#ifndef PML_CLI_REPLACE_H
-#define PML_CLI_REPLACE_H
+#ifndef CLI_REPLACE_H
+#define CLI_REPLACE_H
 
 #include <signal.h>
 #include <stdbool.h>

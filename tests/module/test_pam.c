@@ -53,92 +53,6 @@ static void teardown(void)
 	pml_pam_env_remove(&env);
 }
 
-START_TEST(raises_64k_soft_to_8mib)
-{
-	struct result r = session("conf=%s/memlock.conf debug",
-				  "limit = \"8 MiB\";\n", 64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 8 * MiB);
-	ck_assert_uint_eq(r.hard, 8 * MiB);
-	assert_logged("<7> " PREFIX "user \"root\": RLIMIT_MEMLOCK soft 64 KiB -> 8 MiB, hard 8 MiB -> 8 MiB\n");
-}
-END_TEST
-
-START_TEST(raise_never_lowers)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"1 MiB\";\n", 4 * MiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 4 * MiB);
-	ck_assert_uint_eq(r.hard, 8 * MiB);
-}
-END_TEST
-
-START_TEST(set_lowers)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"1 MiB\";\nmode = \"set\";\n", 4 * MiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 1 * MiB);
-	ck_assert_uint_eq(r.hard, 1 * MiB);
-}
-END_TEST
-
-START_TEST(soft_and_hard_apart)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"4 MiB\";\nsoft = \"2 MiB\";\nmode = \"set\";\n",
-				  64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 2 * MiB);
-	ck_assert_uint_eq(r.hard, 4 * MiB);
-}
-END_TEST
-
-START_TEST(soft_above_hard_is_lowered_with_a_warning)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "soft = \"6 MiB\";\nhard = \"3 MiB\";\nmode = \"set\";\n",
-				  64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 3 * MiB);
-	ck_assert_uint_eq(r.hard, 3 * MiB);
-	assert_logged("<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (3 MiB); soft lowered to 3 MiB\n");
-}
-END_TEST
-
-/* In raise mode the session keeps its higher hard limit (8 MiB), and the
- * warning names what soft became (4 MiB), not the hard limit it kept. */
-START_TEST(soft_lowered_warning_names_the_soft_value_in_raise_mode)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "soft = \"6 MiB\";\nhard = \"4 MiB\";\n",
-				  64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 4 * MiB);
-	ck_assert_uint_eq(r.hard, 8 * MiB);
-	assert_logged("<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (4 MiB); soft lowered to 4 MiB\n");
-}
-END_TEST
-
-START_TEST(dry_run_changes_nothing)
-{
-	struct result r = session("conf=%s/memlock.conf dry_run",
-				  "limit = \"8 MiB\";\n", 64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 64 * KiB);
-	ck_assert_uint_eq(r.hard, 8 * MiB);
-	assert_logged("<5> " PREFIX "dry_run: user \"root\" would get soft 8 MiB, hard 8 MiB (now soft 64 KiB, hard 8 MiB); nothing changed\n");
-}
-END_TEST
-
 /* RAM from _SC_PHYS_PAGES here; the module asks sysinfo(). */
 START_TEST(share_of_ram_follows_the_formula)
 {
@@ -160,18 +74,6 @@ START_TEST(share_of_ram_follows_the_formula)
 }
 END_TEST
 
-START_TEST(share_held_at_the_ceiling)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"100%\";\nceiling = \"5 MiB\";\nmode = \"set\";\n",
-				  64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 5 * MiB);
-	ck_assert_uint_eq(r.hard, 5 * MiB);
-}
-END_TEST
-
 static bool can_raise_hard(void)
 {
 	uint64_t soft, hard;
@@ -184,18 +86,6 @@ static bool can_raise_hard(void)
 	return ok;
 }
 
-START_TEST(refused_hard_raise_still_raises_soft)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"16 MiB\";\n", 64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 8 * MiB);
-	ck_assert_uint_eq(r.hard, 8 * MiB);
-	assert_logged("<4> " PREFIX "user \"root\": raising the hard limit needs CAP_SYS_RESOURCE: wanted soft 16 MiB, hard 16 MiB; got soft 8 MiB, hard 8 MiB\n");
-}
-END_TEST
-
 /* The module's main job on an old kernel: hard 64 KiB raised to 8 MiB. */
 START_TEST(raises_hard_from_64k)
 {
@@ -207,47 +97,6 @@ START_TEST(raises_hard_from_64k)
 	ck_assert_int_eq(r.rc, PAM_SUCCESS);
 	ck_assert_uint_eq(r.soft, 8 * MiB);
 	ck_assert_uint_eq(r.hard, 8 * MiB);
-}
-END_TEST
-
-START_TEST(missing_conf_file_is_a_service_error)
-{
-	struct result r = session("conf=%s/absent.conf", NULL, 64 * KiB);
-	char line[256];
-
-	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
-	ck_assert_uint_eq(r.soft, 64 * KiB);
-	ck_assert_uint_eq(r.hard, start_hard);
-	snprintf(line, sizeof(line), "<3> " PREFIX "%s/absent.conf: cannot read: No such file or directory\n",
-		 env.dir);
-	assert_logged(line);
-}
-END_TEST
-
-START_TEST(syntax_error_leaves_limits_alone)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "limit = \"8 MiB\";\nmode = ;\n", 64 * KiB);
-	char line[256];
-
-	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
-	ck_assert_uint_eq(r.soft, 64 * KiB);
-	snprintf(line, sizeof(line), "<3> " PREFIX "%s:2: syntax error\n", env.policy);
-	assert_logged(line);
-}
-END_TEST
-
-START_TEST(bad_value_names_file_and_line)
-{
-	struct result r = session("conf=%s/memlock.conf",
-				  "# the size\n\nlimit = \"8 MB\";\n", 64 * KiB);
-	char line[512];
-
-	ck_assert_int_eq(r.rc, PAM_SERVICE_ERR);
-	ck_assert_uint_eq(r.soft, 64 * KiB);
-	snprintf(line, sizeof(line), "<3> " PREFIX "%s:3: limit: \"8 MB\": unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024); did you mean \"8 MiB\"?\n",
-		 env.policy);
-	assert_logged(line);
 }
 END_TEST
 
@@ -284,28 +133,6 @@ START_TEST(no_user_is_a_session_error)
 	ck_assert_int_eq(r.rc, PAM_SESSION_ERR);
 	ck_assert_uint_eq(r.soft, 64 * KiB);
 	assert_logged("<3> " PREFIX "no user name (PAM_USER) for this session\n");
-}
-END_TEST
-
-START_TEST(unknown_argument_is_logged_and_ignored)
-{
-	struct result r = session("conf=%s/memlock.conf bogus",
-				  "limit = \"8 MiB\";\n", 64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 8 * MiB);
-	assert_logged("<3> " PREFIX "unknown argument \"bogus\" ignored\n");
-}
-END_TEST
-
-/* Without conf=, an absent default file means the built-in 8 MiB. */
-START_TEST(absent_default_file_means_8mib)
-{
-	struct result r = session("debug", NULL, 64 * KiB);
-
-	ck_assert_int_eq(r.rc, PAM_SUCCESS);
-	ck_assert_uint_eq(r.soft, 8 * MiB);
-	assert_logged("<7> " PREFIX PML_DEFAULT_CONF ": not present, using the built-in default\n");
 }
 END_TEST
 
@@ -415,52 +242,186 @@ START_TEST(hostile_unknown_user_is_escaped)
 }
 END_TEST
 
+/* What fills the "%s" of a row's log line. */
+enum log_path { LOG_AS_IS, LOG_POLICY, LOG_DIR };
+/* What a case needs of this machine to run. */
+enum need { ANYWHERE, ROOT, ROOT_8MIB, ROOT_8MIB_NO_CAP, ROOT_CAP, NO_DEFAULT_8MIB };
+#define START_HARD UINT64_MAX	/* want_hard: the hard limit we started with */
+
+/*
+ * The cases, in the order they run.  Most are one session: the module's
+ * arguments and policy, the soft limit it starts from (the hard one is the
+ * machine's), and what must come out: the return code, the limits (a
+ * want_hard of 0 is not checked) and a log line.  A case of another
+ * shape is its own function (custom).
+ */
+static const struct row {
+	const char *name;
+	const TTest *const *custom;
+	enum need need;
+	const char *args, *policy;
+	uint64_t soft;
+	int rc;
+	uint64_t want_soft, want_hard;
+	const char *log;
+	enum log_path path;
+} rows[] = {
+	{ .name = "raises_64k_soft_to_8mib", .need = ROOT_8MIB,
+	  .args = "conf=%s/memlock.conf debug", .policy = "limit = \"8 MiB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 8 * MiB, .want_hard = 8 * MiB,
+	  .log = "<7> " PREFIX "user \"root\": RLIMIT_MEMLOCK soft 64 KiB -> 8 MiB, hard 8 MiB -> 8 MiB\n" },
+	{ .name = "raise_never_lowers", .need = ROOT_8MIB,
+	  .args = "conf=%s/memlock.conf", .policy = "limit = \"1 MiB\";\n",
+	  .soft = 4 * MiB, .rc = PAM_SUCCESS, .want_soft = 4 * MiB, .want_hard = 8 * MiB },
+	{ .name = "set_lowers", .need = ROOT,
+	  .args = "conf=%s/memlock.conf", .policy = "limit = \"1 MiB\";\nmode = \"set\";\n",
+	  .soft = 4 * MiB, .rc = PAM_SUCCESS, .want_soft = 1 * MiB, .want_hard = 1 * MiB },
+	{ .name = "soft_and_hard_apart", .need = ROOT,
+	  .args = "conf=%s/memlock.conf",
+	  .policy = "limit = \"4 MiB\";\nsoft = \"2 MiB\";\nmode = \"set\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 2 * MiB, .want_hard = 4 * MiB },
+	{ .name = "soft_above_hard_is_lowered_with_a_warning", .need = ROOT,
+	  .args = "conf=%s/memlock.conf",
+	  .policy = "soft = \"6 MiB\";\nhard = \"3 MiB\";\nmode = \"set\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 3 * MiB, .want_hard = 3 * MiB,
+	  .log = "<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (3 MiB); soft lowered to 3 MiB\n" },
+	/* In raise mode the session keeps its higher hard limit (8 MiB), and
+	 * the warning names what soft became (4 MiB), not the hard limit it
+	 * kept. */
+	{ .name = "soft_lowered_warning_names_the_soft_value_in_raise_mode", .need = ROOT_8MIB,
+	  .args = "conf=%s/memlock.conf", .policy = "soft = \"6 MiB\";\nhard = \"4 MiB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 4 * MiB, .want_hard = 8 * MiB,
+	  .log = "<4> " PREFIX "user \"root\": the policy's soft limit (6 MiB) is above its hard limit (4 MiB); soft lowered to 4 MiB\n" },
+	{ .name = "dry_run_changes_nothing", .need = ROOT_8MIB,
+	  .args = "conf=%s/memlock.conf dry_run", .policy = "limit = \"8 MiB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 64 * KiB, .want_hard = 8 * MiB,
+	  .log = "<5> " PREFIX "dry_run: user \"root\" would get soft 8 MiB, hard 8 MiB (now soft 64 KiB, hard 8 MiB); nothing changed\n" },
+	{ .name = "share_of_ram_follows_the_formula", .need = ROOT_8MIB,
+	  .custom = &share_of_ram_follows_the_formula },
+	{ .name = "share_held_at_the_ceiling", .need = ROOT,
+	  .args = "conf=%s/memlock.conf",
+	  .policy = "limit = \"100%\";\nceiling = \"5 MiB\";\nmode = \"set\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 5 * MiB, .want_hard = 5 * MiB },
+	{ .name = "refused_hard_raise_still_raises_soft", .need = ROOT_8MIB_NO_CAP,
+	  .args = "conf=%s/memlock.conf", .policy = "limit = \"16 MiB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 8 * MiB, .want_hard = 8 * MiB,
+	  .log = "<4> " PREFIX "user \"root\": raising the hard limit needs CAP_SYS_RESOURCE: wanted soft 16 MiB, hard 16 MiB; got soft 8 MiB, hard 8 MiB\n" },
+	{ .name = "raises_hard_from_64k", .need = ROOT_CAP, .custom = &raises_hard_from_64k },
+	{ .name = "missing_conf_file_is_a_service_error", .need = ANYWHERE,
+	  .args = "conf=%s/absent.conf", .soft = 64 * KiB,
+	  .rc = PAM_SERVICE_ERR, .want_soft = 64 * KiB, .want_hard = START_HARD,
+	  .log = "<3> " PREFIX "%s/absent.conf: cannot read: No such file or directory\n",
+	  .path = LOG_DIR },
+	{ .name = "syntax_error_leaves_limits_alone", .need = ROOT,
+	  .args = "conf=%s/memlock.conf", .policy = "limit = \"8 MiB\";\nmode = ;\n",
+	  .soft = 64 * KiB, .rc = PAM_SERVICE_ERR, .want_soft = 64 * KiB,
+	  .log = "<3> " PREFIX "%s:2: syntax error\n", .path = LOG_POLICY },
+	{ .name = "bad_value_names_file_and_line", .need = ROOT,
+	  .args = "conf=%s/memlock.conf", .policy = "# the size\n\nlimit = \"8 MB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SERVICE_ERR, .want_soft = 64 * KiB,
+	  .log = "<3> " PREFIX "%s:3: limit: \"8 MB\": unknown unit (use B, K/KiB, M/MiB, G/GiB or T/TiB; all are powers of 1024); did you mean \"8 MiB\"?\n",
+	  .path = LOG_POLICY },
+	{ .name = "unsafe_file_is_refused", .need = ROOT, .custom = &unsafe_file_is_refused },
+	{ .name = "no_user_is_a_session_error", .need = ANYWHERE,
+	  .custom = &no_user_is_a_session_error },
+	{ .name = "unknown_argument_is_logged_and_ignored", .need = ROOT,
+	  .args = "conf=%s/memlock.conf bogus", .policy = "limit = \"8 MiB\";\n",
+	  .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 8 * MiB,
+	  .log = "<3> " PREFIX "unknown argument \"bogus\" ignored\n" },
+	/* Without conf=, an absent default file means the built-in 8 MiB. */
+	{ .name = "absent_default_file_means_8mib", .need = NO_DEFAULT_8MIB,
+	  .args = "debug", .soft = 64 * KiB, .rc = PAM_SUCCESS, .want_soft = 8 * MiB,
+	  .log = "<7> " PREFIX PML_DEFAULT_CONF ": not present, using the built-in default\n" },
+	{ .name = "module_twice_warns_once", .need = ROOT_8MIB,
+	  .custom = &module_twice_warns_once },
+	{ .name = "module_twice_reports_an_error_once", .need = ROOT,
+	  .custom = &module_twice_reports_an_error_once },
+	{ .name = "hostile_user_name_is_escaped_in_every_line", .need = ROOT,
+	  .custom = &hostile_user_name_is_escaped_in_every_line },
+	{ .name = "hostile_unknown_user_is_escaped", .need = ROOT,
+	  .custom = &hostile_unknown_user_is_escaped },
+};
+#define N_ROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* One row's session, and what must come out of it. */
+START_TEST(session_case)
+{
+	const struct row *c = &rows[_i];
+	struct result r = session(c->args, c->policy, c->soft);
+	char line[512];
+
+	ck_assert_int_eq(r.rc, c->rc);
+	ck_assert_uint_eq(r.soft, c->want_soft);
+	if (c->want_hard != 0)
+		ck_assert_uint_eq(r.hard, c->want_hard == START_HARD ? start_hard : c->want_hard);
+	if (c->log == NULL)
+		return;
+	if (c->path == LOG_AS_IS) {
+		assert_logged(c->log);
+		return;
+	}
+	snprintf(line, sizeof(line), c->log, c->path == LOG_DIR ? env.dir : env.policy);
+	assert_logged(line);
+}
+END_TEST
+
+#define NEED_ROOT "policy files must be owned by root: run make check as root"
+
+/* Whether this machine can run a case that needs NEED; if not, why. */
+static bool can_run(enum need need, bool root, bool cap, const char **why)
+{
+	struct stat st;
+
+	*why = "";
+	switch (need) {
+	case ANYWHERE:
+		return true;
+	case ROOT:
+		*why = NEED_ROOT;
+		return root;
+	case ROOT_8MIB:
+		*why = NEED_ROOT " with an 8 MiB hard limit";
+		return root && start_hard == 8 * MiB;
+	case ROOT_8MIB_NO_CAP:
+		*why = "needs a process WITHOUT CAP_SYS_RESOURCE and an 8 MiB hard limit";
+		return root && !cap && start_hard == 8 * MiB;
+	case ROOT_CAP:
+		*why = "raising a hard limit needs CAP_SYS_RESOURCE, which this sandbox lacks";
+		return root && cap;
+	case NO_DEFAULT_8MIB:
+		*why = PML_DEFAULT_CONF " exists on this machine, or the hard limit is not 8 MiB";
+		return stat(PML_DEFAULT_CONF, &st) < 0 && start_hard == 8 * MiB;
+	}
+	return false;
+}
+
 int main(void)
 {
 	Suite *s = suite_create("pam");
 	TCase *tc = tcase_create("pam");
-	struct pml_skip skips[32];
+	static TTest named[N_ROWS];
+	struct pml_skip skips[N_ROWS];
 	size_t n_skips = 0;
 	uint64_t soft;
 	bool root = geteuid() == 0;
 	bool cap = can_raise_hard();
-	struct stat st;
 
 	pml_memlock_get(&soft, &start_hard);
 	tcase_add_checked_fixture(tc, NULL, teardown);
-#define CASE(fn, ok, why) do { \
-		if (ok) tcase_add_test(tc, fn); \
-		else skips[n_skips++] = (struct pml_skip){ #fn, why }; \
-	} while (0)
-#define NEED_ROOT "policy files must be owned by root: run make check as root"
-	CASE(raises_64k_soft_to_8mib, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
-	CASE(raise_never_lowers, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
-	CASE(set_lowers, root, NEED_ROOT);
-	CASE(soft_and_hard_apart, root, NEED_ROOT);
-	CASE(soft_above_hard_is_lowered_with_a_warning, root, NEED_ROOT);
-	CASE(soft_lowered_warning_names_the_soft_value_in_raise_mode,
-	     root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
-	CASE(dry_run_changes_nothing, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
-	CASE(share_of_ram_follows_the_formula, root && start_hard == 8 * MiB, NEED_ROOT " with an 8 MiB hard limit");
-	CASE(share_held_at_the_ceiling, root, NEED_ROOT);
-	CASE(refused_hard_raise_still_raises_soft, root && !cap && start_hard == 8 * MiB,
-	     "needs a process WITHOUT CAP_SYS_RESOURCE and an 8 MiB hard limit");
-	CASE(raises_hard_from_64k, root && cap,
-	     "raising a hard limit needs CAP_SYS_RESOURCE, which this sandbox lacks");
-	CASE(missing_conf_file_is_a_service_error, true, "");
-	CASE(syntax_error_leaves_limits_alone, root, NEED_ROOT);
-	CASE(bad_value_names_file_and_line, root, NEED_ROOT);
-	CASE(unsafe_file_is_refused, root, NEED_ROOT);
-	CASE(no_user_is_a_session_error, true, "");
-	CASE(unknown_argument_is_logged_and_ignored, root, NEED_ROOT);
-	CASE(absent_default_file_means_8mib,
-	     stat(PML_DEFAULT_CONF, &st) < 0 && start_hard == 8 * MiB,
-	     PML_DEFAULT_CONF " exists on this machine, or the hard limit is not 8 MiB");
-	CASE(module_twice_warns_once, root && start_hard == 8 * MiB,
-	     NEED_ROOT " with an 8 MiB hard limit");
-	CASE(module_twice_reports_an_error_once, root, NEED_ROOT);
-	CASE(hostile_user_name_is_escaped_in_every_line, root, NEED_ROOT);
-	CASE(hostile_unknown_user_is_escaped, root, NEED_ROOT);
+	for (size_t i = 0; i < N_ROWS; i++) {
+		const char *why;
+
+		if (!can_run(rows[i].need, root, cap, &why)) {
+			skips[n_skips++] = (struct pml_skip){ rows[i].name, why };
+		} else if (rows[i].custom != NULL) {
+			tcase_add_test(tc, *rows[i].custom);
+		} else {
+			/* session_case under the row's name: check's TAP names it. */
+			named[i] = *session_case;
+			named[i].name = rows[i].name;
+			tcase_add_loop_test(tc, &named[i], (int)i, (int)i + 1);
+		}
+	}
 	suite_add_tcase(s, tc);
 	return pml_run_tap(s, skips, n_skips);
 }

@@ -37,8 +37,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # a whole file or in part (each says why in its SKIP line).  A suite that
 # must hold on Debian 13 too and cannot under the sanitizers adds itself
 # here, and its packages to .ci/packages.check.
-plain_tests="tests/e2e/sshd.sh tests/e2e/su.sh tests/e2e/uring.sh tests/test_alloc_fail
-	tests/exports.sh tests/readonly.sh"
+plain_tests="tests/e2e/sshd.sh tests/e2e/su.sh tests/e2e/uring.sh tests/module/test_alloc_fail
+	tests/module/exports.sh tests/memlockctl/readonly.sh"
 
 # check's 4 s a case is short beside other builds on 2 cores (test_size's
 # whole-range round trips ran out of it): more, as debian/rules gives it.

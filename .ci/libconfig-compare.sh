@@ -9,7 +9,7 @@
 #       DIR: the build directory inside ROOT; $build: this machine's.
 #       1. Every golden file (tests/data/good, tests/data/bad) and the
 #          shipped memlock.conf through both builds' loaders
-#          (tests/verdicts): the same verdict, the same messages, the same
+#          (tests/core/verdicts): the same verdict, the same messages, the same
 #          settings read; one case each.
 #       2. The fuzz corpus, when PML_FUZZ_CORPUS names one (tests/fuzz/
 #          run.sh's policy and syntax inputs; tests/run-all.sh keeps its
@@ -31,9 +31,9 @@ libconfig_compare() {
 			"both are $there_version: nothing to compare (this machine is not Debian 12?)"
 		return
 	fi
-	if ! root_run "$root" make -C "$tdir" -j2 tests/verdicts >"$ROOT_WORK/verdicts.log" 2>&1 ||
-		! make -C "$build" tests/verdicts >>"$ROOT_WORK/verdicts.log" 2>&1; then
-		not_ok "libconfig: tests/verdicts built in both" "$(tail -n 20 "$ROOT_WORK/verdicts.log")"
+	if ! root_run "$root" make -C "$tdir" -j2 tests/core/verdicts >"$ROOT_WORK/verdicts.log" 2>&1 ||
+		! make -C "$build" tests/core/verdicts >>"$ROOT_WORK/verdicts.log" 2>&1; then
+		not_ok "libconfig: tests/core/verdicts built in both" "$(tail -n 20 "$ROOT_WORK/verdicts.log")"
 		return
 	fi
 	# --- 1, 2. The loaders
@@ -58,8 +58,8 @@ libconfig_compare() {
 	# verdicts DIR OUT: both builds over DIR's files, by name; OUT.here, OUT.there.
 	verdicts() {
 		local dir=$1 out=$2
-		(cd "$files/$dir" && ls | sort | xargs -r "$build/tests/verdicts") >"$out.here" 2>&1
-		root_run "$root" sh -c "cd /cmp/$dir && ls | sort | xargs -r $tdir/tests/verdicts" \
+		(cd "$files/$dir" && ls | sort | xargs -r "$build/tests/core/verdicts") >"$out.here" 2>&1
+		root_run "$root" sh -c "cd /cmp/$dir && ls | sort | xargs -r $tdir/tests/core/verdicts" \
 			>"$out.there" 2>&1
 	}
 	# "same NAME accepted|refused" or "differ NAME", for each file of OUT.

@@ -97,11 +97,13 @@ else
 	for t in $all; do
 		case $t in
 		*.sh) shell="$shell $t" ;;
-		tests/test_nss) started="$started $t" ;;	# re-executes itself
-		tests/test_memlockctl_pam | tests/test_races) started="$started $t" ;;	# run memlockctl
-		tests/test_size | tests/test_memory | tests/test_decide | tests/test_policy | \
-			tests/test_safe_read | tests/test_units | tests/test_lint | tests/test_pam | \
-			tests/test_rules | tests/test_dropins)
+		tests/module/test_nss) started="$started $t" ;;	# re-executes itself
+		tests/memlockctl/policy/test_memlockctl_pam | tests/module/test_races)
+			started="$started $t" ;;	# run memlockctl
+		tests/core/test_size | tests/core/test_memory | tests/core/test_decide | \
+			tests/core/test_policy | tests/core/test_safe_read | tests/core/test_units | \
+			tests/memlockctl/policy/test_lint | tests/module/test_pam | \
+			tests/module/test_rules | tests/module/test_dropins)
 			emulated="$emulated $t" ;;
 		*) native="$native $t" ;;
 		esac

@@ -25,7 +25,7 @@ work=$(mktemp -d /tmp/pml-s390x-XXXXXX)
 trap 'rm -rf "$work" "$tap_log"' EXIT
 jobs=$(nproc 2>/dev/null || echo 2)
 sysroot=$work/sysroot
-tests="tests/test_size tests/test_decide tests/test_policy"
+tests="tests/core/test_size tests/core/test_decide tests/core/test_policy"
 
 export DEBIAN_FRONTEND=noninteractive
 check "cross compiler, qemu-user and mmdebstrap installed" \

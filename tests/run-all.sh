@@ -201,8 +201,8 @@ took "bench"
 # already runs the whole make check on the dist tree: here only the tests
 # that read the source tree or install, which a read-only srcdir can
 # break, run again.
-distcheck_tests="tests/install.sh tests/version.sh tests/man-lint.sh tests/layering.sh
-	tests/exports.sh tests/test_policy tests/memlockctl.sh"
+distcheck_tests="tests/project/install.sh tests/project/version.sh tests/project/man-lint.sh tests/project/layering.sh
+	tests/module/exports.sh tests/core/test_policy tests/memlockctl/memlockctl.sh"
 echo "== make distcheck (the tarball builds, passes $(echo $distcheck_tests | wc -w) tests from a read-only source, uninstalls clean)"
 dist_log=$(mktemp /tmp/pml-distcheck-XXXXXX)
 if make -C "$build" -j"$jobs" distcheck TESTS="$(echo $distcheck_tests)" >"$dist_log" 2>&1; then

@@ -5,7 +5,7 @@
  * never reads (policy_from.h: a candidate file, a root's directory) or
  * assuming another host's facts (--ram, --page-size), and seeing further:
  * every group a rule names, the cgroup of another process.  The module
- * and the generator never include this header (tests/layering.sh): their
+ * and the generator never include this header (tests/project/layering.sh): their
  * contract is evaluate.h alone.
  */
 #ifndef PML_EVALUATE_FROM_H

@@ -4,7 +4,7 @@
  * reading what the module never reads - a candidate file in place of one
  * of the policy (check --as, install), a system's files through a
  * directory opened inside its root (doctor --root).  The module and the
- * generator never include this header (tests/layering.sh).
+ * generator never include this header (tests/project/layering.sh).
  */
 #ifndef PML_POLICY_FROM_H
 #define PML_POLICY_FROM_H

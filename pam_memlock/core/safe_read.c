@@ -101,7 +101,7 @@ static bool same_text(const struct pml_text *a, const struct pml_text *b)
 
 /*
  * Even one read is no snapshot of a file rewritten in place: the kernel
- * copies the page cache while the writer fills it, and tests/test_races
+ * copies the page cache while the writer fills it, and tests/module/test_races
  * saw a session read the start of one policy and the end of the next
  * (A's soft limit with B's hard: a policy nobody wrote).  So the text is
  * taken only when two reads in a row agree; a file that keeps changing is

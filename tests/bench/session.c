@@ -7,7 +7,7 @@
 #include <security/pam_appl.h>
 
 #include "fixture.h"
-#include "../pam_session.h"
+#include "../lib/pam_session.h"
 
 uint64_t bench_now_ns(void)
 {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
-# make check-directory: tests/test_directory against a real directory.
+# make check-directory: tests/directory/test_directory against a real directory.
 #
 # Runs itself again in new mount and network namespaces (unshare -m -n),
 # brings up loopback, and there:
@@ -13,7 +13,7 @@
 #     namespace only: the machine's files are never written or read by
 #     the sessions;
 #   - starts nslcd, checks that getent sees a directory user, and runs
-#     tests/test_directory, whose TAP is this script's output.
+#     tests/directory/test_directory, whose TAP is this script's output.
 # Skips, with the reason, where slapd or nslcd is missing or cannot start.
 set -u
 
@@ -146,4 +146,4 @@ getent passwd pmlu00001 >/dev/null ||
 	fail_setup "getent passwd pmlu00001 finds nothing through nslcd" "$work/nslcd.log"
 
 PML_SLAPD_PIDFILE=$work/slapd.pid PML_SLAPD_START=$work/start-slapd \
-	PML_NSS_BOUND=$NSS_BOUND "$builddir/tests/test_directory"
+	PML_NSS_BOUND=$NSS_BOUND "$builddir/tests/directory/test_directory"

@@ -40,7 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root_lib=$here/../../.ci/root.sh
 playbook=$PML_SRCDIR/doc/ansible/memlock-rollout.yml
 undo=$PML_SRCDIR/doc/ansible/memlock-undo.yml
-. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
+. "${PML_SRCDIR:?run with make check}/tests/lib/tap.sh"
 
 unrunnable() {
 	if [ "$(id -u)" != 0 ]; then

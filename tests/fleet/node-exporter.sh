@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # make check-fleet: memlockctl's metrics as Prometheus gets them, through
 # Debian's own node_exporter.  `memlockctl metrics --output` writes into a
-# private textfile directory from a saved root (tests/monitor-tree.sh),
+# private textfile directory from a saved root (tests/memlockctl/monitor/monitor-tree.sh),
 # once with a policy that loads and once with one that does not;
 # prometheus-node-exporter, with its textfile collector pointed there,
 # listens on 127.0.0.1 in a private network and mount namespace, and a
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${PML_BUILDDIR:?run through make check-fleet}" "${PML_SRCDIR:?}"
 ctl=$PML_BUILDDIR/memlockctl
 root_lib=$here/../../.ci/root.sh
-. "${PML_SRCDIR:?run with make check}/tests/tap.sh"
+. "${PML_SRCDIR:?run with make check}/tests/lib/tap.sh"
 namespaces=(unshare --net --mount --fork --kill-child --propagation private --)
 
 unrunnable() {
@@ -35,7 +35,7 @@ unrunnable() {
 why=$(unrunnable)
 [ -z "$why" ] || { echo "1..0 # SKIP $why"; exit 0; }
 # shellcheck source=../monitor-tree.sh
-. "$PML_SRCDIR/tests/monitor-tree.sh"
+. "$PML_SRCDIR/tests/memlockctl/monitor/monitor-tree.sh"
 
 # scrape_in TEXTFILE-DIR OUT EXPORTER...: in a private network and
 # mount namespace, EXPORTER (a command line) listening on 127.0.0.1:9100

@@ -28,7 +28,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PML_SRCDIR:?run through make check-fleet}"
 root_lib=$here/../../.ci/root.sh
-. "$PML_SRCDIR/tests/tap.sh"
+. "$PML_SRCDIR/tests/lib/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP needs root (chroot, a root made by mmdebstrap)"

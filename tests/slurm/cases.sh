@@ -407,7 +407,7 @@ done
 # as above: its shares scale with it (4GiB there is 4 MiB here), and
 # "unlimited" is slurmd's 8 MiB.  Its lines at other RAM (the 64 GiB
 # ceiling at 512 GiB) need a hard limit this machine cannot give;
-# tests/recipes.sh holds explain to them.
+# tests/memlockctl/policy/recipes.sh holds explain to them.
 # scaled SIZE: the expectation SIZE at 16 GiB, in bytes at 16 MiB.
 scaled() {
 	case $1 in

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
+# The tests' frame, included by the top Makefile.am like every fragment
+# of tests/.  Every test speaks TAP, so that each case is counted.
+TEST_EXTENSIONS = .sh
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+AM_TESTS_ENVIRONMENT = \
+	PML_MODULE='$(abs_top_builddir)/.libs/pam_memlock.so'; \
+	PML_TESTDATA='$(abs_top_srcdir)/tests/data'; \
+	PML_SRCDIR='$(abs_top_srcdir)'; \
+	PML_BUILDDIR='$(abs_top_builddir)'; \
+	PML_SANITIZERS='$(enable_sanitizers)'; \
+	PML_MAKE='$(MAKE)'; \
+	PML_MULTIARCH='$(PML_MULTIARCH)'; \
+	PML_PAMEXAMPLESDIR='$(pamexamplesdir)'; \
+	: "the soak counts the heap; glibc's tcache would hide what it holds"; \
+	GLIBC_TUNABLES=glibc.malloc.tcache_count=0; \
+	: "check's timeout catches a hang, not a slow case: its 4 s a case ran"; \
+	: "out under other builds on 2 cores (the caller's value stands)"; \
+	CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10}; \
+	export PML_MODULE PML_TESTDATA PML_SRCDIR PML_BUILDDIR PML_SANITIZERS PML_MAKE PML_MULTIARCH \
+		PML_PAMEXAMPLESDIR GLIBC_TUNABLES CK_TIMEOUT_MULTIPLIER;
+# The fixtures, shared by every folder's tests (PML_TESTDATA).
+EXTRA_DIST += tests/data

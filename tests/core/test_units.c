@@ -4,7 +4,7 @@
  * templates, the last match wins, no unit for a session rule and no
  * session for a unit rule), and the generator's drop-ins against the
  * fixture unit tree tests/data/units (etc/ above lib/, as /etc above
- * /usr/lib).
+ * /usr/lib), under a directory of the run's own that masks a unit.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -162,7 +162,7 @@ END_TEST
 /* --- the generator ----------------------------------------------------- */
 
 static char tmp[] = "/tmp/pml-units-XXXXXX";
-static char out_dir[4200], kmsg[4200], unit_path[8400];
+static char out_dir[4200], kmsg[4200], unit_path[12600];
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -173,7 +173,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 /* Runs the generator over the fixture tree with POLICY; fills *RESULT. */
 static void generate(const char *policy, struct gen_result *result)
 {
-	char conf[4200];
+	char conf[4200], path[4200];
 	FILE *f;
 	struct gen_request request = {
 		.source = { .path = conf, .given = true, .owner = PML_ANY_OWNER },
@@ -186,7 +186,14 @@ static void generate(const char *policy, struct gen_result *result)
 	snprintf(conf, sizeof(conf), "%s/memlock.conf", tmp);
 	snprintf(out_dir, sizeof(out_dir), "%s/generator", tmp);
 	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", tmp);
-	snprintf(unit_path, sizeof(unit_path), "%s/units/etc:%s/units/lib",
+	/* A masked unit is a link to /dev/null, which the release tarball
+	 * cannot carry (make dist follows links): made here, first in the
+	 * search path, as /etc/systemd/system is. */
+	snprintf(path, sizeof(path), "%s/masks", tmp);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/masks/masked.service", tmp);
+	ck_assert_int_eq(symlink("/dev/null", path), 0);
+	snprintf(unit_path, sizeof(unit_path), "%s/masks:%s/units/etc:%s/units/lib", tmp,
 		 pml_test_env("PML_TESTDATA"), pml_test_env("PML_TESTDATA"));
 	ck_assert_int_eq(mkdir(out_dir, 0755), 0);
 	f = fopen(conf, "we");

@@ -5,9 +5,10 @@
 # debian13-guest.sh after logins.sh; they count POSTGRES_BOOT_CASES and
 # POSTGRES_CASES in their plans, call postgres_boot_cases VERSION
 # POLICY-FILE before any other case, and postgres_cases VERSION
-# POLICY-FILE once the generator and memlockctl are installed.  Each case edits the policy (or an admin's
-# drop-in), runs daemon-reload and restarts the cluster's unit as an
-# administrator would, then reads the postmaster's limits from /proc.
+# POLICY-FILE once the generator and memlockctl are installed.  Each case
+# edits the policy (or an admin's drop-in), runs daemon-reload and
+# restarts the cluster's unit as an administrator would, then reads the
+# postmaster's limits from /proc.
 # postgresql@.service sets no LimitMEMLOCK=: its vendor limit is the VM's
 # DefaultLimitMEMLOCK=64K.
 POSTGRES_BOOT_CASES=4

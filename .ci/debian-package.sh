@@ -12,10 +12,10 @@
 #    build-time tests), and that release's lintian --fail-on error,warning.
 #    A second build, from a copy of the git tree as the README says
 #    (dpkg-buildpackage -us -uc -b), of VERSION+1 with a changed default
-#    memlock.conf: the "newer version".  And the previous, single
-#    package (libpam-memlock with memlockctl in it: debian/ of the last
-#    commit before memlockctl got its own package) from the same sources,
-#    for the upgrade to the two packages.
+#    memlock.conf: the "newer version".  On Debian 12, the previous,
+#    single package (libpam-memlock with memlockctl in it: debian/ of the
+#    last commit before memlockctl got its own package) from the same
+#    sources, where the release upgrade to the two packages starts.
 # 2. An install root (minbase, pamtester): apt-get install of the package,
 #    the module beside libpam's own, the stacks, memlock.d, a real session
 #    (debian/tests/session, the autopkgtest), an admin-edited conffile across
@@ -136,7 +136,14 @@ package_build() {
 		"$broot/build2/libpam-memlock_${new_version}_$arch.deb" \
 		"$broot/build2/memlockctl_${new_version}_$arch.deb" "$work/debs/$rel/" 2>/dev/null
 
-	# The previous, single package: these sources, its own debian/.
+	# The tree's own version only: not the newer copy, nor the previous one.
+	if [ -n "${PML_DEB_KEEP:-}" ]; then
+		mkdir -p "$PML_DEB_KEEP/$rel" &&
+			cp "$work/debs/$rel/"*_"${version}_$arch.deb" "$PML_DEB_KEEP/$rel/"
+	fi
+	# The previous, single package: these sources, its own debian/.  Only
+	# the release upgrade installs it, from Debian 12: built there alone.
+	[ "$rel" = bookworm ] || return 0
 	if [ -z "$single_version" ]; then
 		not_ok "$rel: the previous, single package: no commit with it in $top"
 		return 0
@@ -151,11 +158,6 @@ package_build() {
 	else
 		not_ok "$rel: the previous, single package: $single_version (debian/ of ${single_commit:0:12})" \
 			"$(tail -n 30 "$work/$rel-build0.log")"
-	fi
-	# The tree's own version only: not the newer copy, nor the previous one.
-	if [ -n "${PML_DEB_KEEP:-}" ]; then
-		mkdir -p "$PML_DEB_KEEP/$rel" &&
-			cp "$work/debs/$rel/"*_"${version}_$arch.deb" "$PML_DEB_KEEP/$rel/"
 	fi
 }
 

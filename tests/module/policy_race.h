@@ -2,7 +2,7 @@
 /*
  * The race of tests/module/test_races.c: a writer process rewrites the default
  * policy file or a drop-in beside it, in a private mount namespace, while
- * 32 worker processes open 2,000 sessions through the real module, each
+ * 32 worker processes open 1,000 sessions through the real module, each
  * session in a forked child.  Every helper here that cannot go on exits the
  * process it runs in, or fails the case.
  */

@@ -2,7 +2,7 @@
 /*
  * Policies rewritten while sessions run: an administrator's edit or
  * `memlockctl install` must never give a session half a policy.  32
- * worker processes open 2,000 sessions through the real module, each in a
+ * worker processes open 1,000 sessions through the real module, each in a
  * forked child that records its return code and the RLIMIT_MEMLOCK it got,
  * while a writer process rewrites the policy every few milliseconds:
  *

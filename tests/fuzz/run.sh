@@ -63,13 +63,11 @@ grep -aoh '"[^"]*"' "$seeds"/policy/*.conf | sort -u | {
 	done
 }
 
-echo "1..3"
-status=0
-t=0
-for target in fuzz_value fuzz_policy fuzz_syntax; do
-	t=$((t + 1))
-	kind=${target#fuzz_}
-	seed=$seeds/$kind dict=
+# fuzz_one N TARGET: runs TARGET for its time; its TAP line (and a failure's
+# excerpt) goes to $work/N.tap.
+fuzz_one() {
+	local t=$1 target=$2 kind=${2#fuzz_} seed dict= log rc runs units crash
+	seed=$seeds/$kind
 	[ "$kind" = value ] || dict=-dict=$src/tests/fuzz/policy.dict
 	[ "$kind" = syntax ] && seed=$seeds/policy
 	log=$work/$target.log
@@ -83,13 +81,28 @@ for target in fuzz_value fuzz_policy fuzz_syntax; do
 	units=$(ls "$corpus/$kind" | wc -l)
 	crash=$(ls "$work/artifacts-$kind" | head -n 1)
 	if [ "$rc" -eq 0 ] && [ -z "$crash" ]; then
-		echo "ok $t - $target: ${runs:-?} executions in $seconds s, corpus $units inputs"
-	else
+		echo "ok $t - $target: ${runs:-?} executions in $seconds s, corpus $units inputs" >"$work/$t.tap"
+		return
+	fi
+	{
 		echo "not ok $t - $target: exit $rc after ${runs:-?} executions; input $work/artifacts-$kind/$crash; log $log"
 		grep -a -m 20 -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$log" | sed 's/^/# /'
-		status=1
-	fi
+	} >"$work/$t.tap"
+}
+
+# A libFuzzer process keeps one processor busy: $jobs targets at a time,
+# each for its whole time.
+echo "1..3"
+t=0
+for target in fuzz_value fuzz_policy fuzz_syntax; do
+	t=$((t + 1))
+	[ "$(jobs -pr | wc -l)" -lt "$jobs" ] || wait -n
+	fuzz_one "$t" "$target" &
 done
+wait
+cat "$work"/[123].tap
+status=0
+grep -q '^not ok' "$work"/[123].tap && status=1
 # Keep the work directory when something failed, to replay the input.
 [ "$status" -eq 0 ] && rm -rf "$work"
 exit "$status"

@@ -4,7 +4,7 @@
 # the playbooks the package ships in its examples, run unchanged by
 # Debian's ansible-playbook (this machine's) through community.general's
 # chroot connection against fresh Debian 12 and 13 roots (.ci/roots:
-# bookworm-ansible, trixie-ansible), in a private mount and pid namespace.
+# bookworm-fleet, trixie-fleet), in a private mount and pid namespace.
 # The packages, libpam-memlock and memlockctl built for each release,
 # come from a local apt repository in the root (a file: repository made
 # with apt-ftparchive), as a fleet's own repository serves them: from
@@ -121,11 +121,11 @@ one_line_added() {
 }
 
 # converge RELEASE CODENAME: the cases against a fresh root of .ci/roots'
-# CODENAME-ansible, the packages from a repository in it.
+# CODENAME-fleet, the packages from a repository in it.
 converge() {
 	local rel=$1 w=$ROOT_WORK/$2 root=$ROOT_WORK/$2/root f edited
 	mkdir -p "$w"
-	if ! root_named "$root" "$2-ansible" 2>"$w/root.err"; then
+	if ! root_named "$root" "$2-fleet" 2>"$w/root.err"; then
 		skip "$rel: every case" "no $rel root: $(tail -n 1 "$w/root.err")"
 		return
 	fi

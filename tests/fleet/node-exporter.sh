@@ -132,7 +132,7 @@ debian12() {
 
 debian13() {
 	local root=$ROOT_WORK/trixie
-	if ! root_named "$root" trixie-node-exporter 2>"$ROOT_WORK/trixie.err"; then
+	if ! root_named "$root" trixie-fleet 2>"$ROOT_WORK/trixie.err"; then
 		skip "Debian 13: every case" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
 		return
 	fi

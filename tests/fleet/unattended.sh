@@ -7,7 +7,7 @@
 # changes too.  This measures what that does to a security update, with
 # cron as the package (the smallest of the three, and its /etc/pam.d/cron
 # is a conffile like the others), on Debian 12 and 13: in fresh roots of
-# .ci/roots (bookworm-uu, trixie-uu), a local repository labelled as
+# .ci/roots (bookworm-fleet, trixie-fleet), a local repository labelled as
 # Debian's security archive (so that the shipped Origins-Pattern takes it)
 # holds the archive's cron repacked as a newer version whose
 # /etc/pam.d/cron has one line changed.  Then, each in a fresh copy:
@@ -85,7 +85,7 @@ prepare() {
 	local w=$ROOT_WORK/$code old deb
 	root=$w/base
 	mkdir -p "$w"
-	if ! root_named "$root" "$code-uu" 2>"$w/root.err"; then
+	if ! root_named "$root" "$code-fleet" 2>"$w/root.err"; then
 		skip "$rel: every case" "no $code root with cron and unattended-upgrades: $(tail -n 1 "$w/root.err")"
 		return 1
 	fi
@@ -122,7 +122,7 @@ prepare() {
 # sources, and no other list read again.
 fresh() {
 	root=$ROOT_WORK/$code/$1
-	root_named "$root" "$code-uu" 2>/dev/null &&
+	root_named "$root" "$code-fleet" 2>/dev/null &&
 		cp -a "$ROOT_WORK/$code/${2:-repo}" "$root/srv/repo" &&
 		echo 'deb [trusted=yes] file:/srv/repo ./' >"$root/etc/apt/sources.list.d/pml.list" &&
 		root_run "$root" apt-get update -q -o Dir::Etc::SourceList=sources.list.d/pml.list \

@@ -2,39 +2,45 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-or-later
 # The whole test suite, as the README and CI run it, from a configured and
 # built tree:
-#   1. make check              the unit, loader and libpam tests
-#   2. .ci/debian-package.sh: the Debian package built, linted, installed,
+#   1. make check, built with --enable-sanitizers (ASan+UBSan) from `make
+#      distdir`, so that the dist tarball is proven complete too: the unit,
+#      loader and libpam tests
+#   2. make check-unsanitized: from this tree's plain build, what 1 cannot
+#      run in full (the end-to-end tests driving this machine's sshd, su
+#      and runuser, the failed allocations, the symbol imports, the strace
+#      of the read-only commands, debian/changelog's version)
+#   3. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
-#      the upgrade from Debian 12 to 13; its packages are kept for 3 and 15
-#   3. make -j2 check-vm       the cases that need real root, in VMs, two
-#      at a time: Debian 13 with step 2's package, systemd as PID 1,
+#      the upgrade from Debian 12 to 13; its packages are kept for 4 and 15
+#   4. make -j2 check-vm       the cases that need real root, in VMs, two
+#      at a time: Debian 13 with step 3's package, systemd as PID 1,
 #      busybox, and memlockctl measure with real io_uring clients (fio
 #      among them) on Debian 12's and 13's kernels
-#   4. the same as 1 under ASan+UBSan, built from `make distdir` so that the dist
-#      tarball is proven complete too
 #   5. make bench at a tiny size: one case, passed if it runs to the end
 #   6. make distcheck (the tests that read the source tree or install):
 #      one case, passed if the release tarball checks out
 #   7. make check-valgrind: the libpam tests, the soak and the failed
 #      allocations under memcheck
-#   8. make soak-long: 100,000 sessions in one process, RSS and descriptors flat
+#   8. make soak-long: 100,000 sessions in one process, RSS and descriptors
+#      flat; beside 9 and 10
 #   9. make check-directory: real slapd and nslcd in private namespaces
 #  10. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
 #      on Debian 12 and in a Debian 13 root
-#  11. each libFuzzer target for PML_FUZZ_SECONDS (30): one case each
+#  11. each libFuzzer target for PML_FUZZ_SECONDS (30), two at a time: one
+#      case each
 #  12. .ci/port-i386.sh: make check of an i386 build, run natively
 #  13. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
 #      decision and loader tests under qemu-user
-#  14. .ci/debian13.sh: 4 again in a fresh Debian 13 root, built with its
-#      own toolchain, and from a plain build what 4 cannot run (the
-#      end-to-end tests driving its own sshd, su and runuser); then every
-#      golden file and step 11's fuzz corpus through this build (libconfig
-#      1.5) and the root's (1.7.3): the same verdicts and messages
+#  14. .ci/debian13.sh: 1 and 2 again in a fresh Debian 13 root, built
+#      with its own toolchain; then every golden file and step 11's fuzz
+#      corpus through this build (libconfig 1.5) and the root's (1.7.3):
+#      the same verdicts and messages
 #  15. make check-fleet: Debian's node_exporter serving memlockctl's
 #      metrics (Debian 12, and 13 in a root); doc/ansible/memlock-rollout.yml
 #      run by Debian's ansible-playbook against Debian 12 and 13 roots,
-#      installing the packages step 2 built; unattended-upgrades and a
-#      conffile that step 2 of the README edited, in Debian 12 and 13 roots
+#      installing the packages step 3 built; unattended-upgrades and a
+#      conffile that step 2 of the README edited, in Debian 12 and 13 roots;
+#      two of them at a time
 # (the roots of 12 and 13 made in the background from the start:
 # .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted,
@@ -93,7 +99,7 @@ if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
 	bake_pid=$!
 fi
 debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
-trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs"' EXIT
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs" ${soak_out:+"$soak_out"}' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -147,25 +153,7 @@ run_tap_step() { # name, script
 	rm -f "$tap"
 }
 
-echo "== make check"
-make -C "$build" -j"$jobs" check || status=1
-tally "make check" "$build"
-took "make check"
-
-# The packages, built first: the Debian 13 VM of the next step boots with
-# them, and make check-fleet installs them.
-echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
-PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
-
-# Each TCG VM keeps one processor busy: two boot at a time.
-echo "== make -j2 check-vm (real root in TCG virtual machines: Debian 13, systemd, busybox, measure)"
-vm_debs=
-ls "$debs"/trixie/memlockctl_*.deb >/dev/null 2>&1 && vm_debs=$debs/trixie
-PML_VM_DEBS=$vm_debs make -C "$build" -j2 check-vm || status=1
-tally "check-vm" "$build/tests/e2e"
-took "check-vm"
-
-echo "== make check with --enable-sanitizers (ASan+UBSan, no recovery)"
+echo "== make check, built with --enable-sanitizers (ASan+UBSan, no recovery) from make distdir"
 san=$(mktemp -d /tmp/pml-sanitizers-XXXXXX)
 if make -C "$build" distdir distdir="$san/src" >/dev/null &&
    mkdir "$san/build" && cd "$san/build" &&
@@ -182,6 +170,27 @@ fi
 cd "$top" && rm -rf "$san"
 took "sanitizers"
 
+# What step 1 cannot run in full (UNSANITIZED_TESTS in tests/local.mk),
+# from this tree's plain build: the rest of make check would only repeat
+# step 1 without the sanitizers.
+echo "== make check-unsanitized (what the sanitizers cannot run, from the plain build)"
+make -C "$build" -j"$jobs" check-unsanitized || status=1
+tally "make check-unsanitized" "$build"
+took "make check-unsanitized"
+
+# The packages, built first: the Debian 13 VM of the next step boots with
+# them, and make check-fleet installs them.
+echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
+PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
+
+# Each TCG VM keeps one processor busy: two boot at a time.
+echo "== make -j2 check-vm (real root in TCG virtual machines: Debian 13, systemd, busybox, measure)"
+vm_debs=
+ls "$debs"/trixie/memlockctl_*.deb >/dev/null 2>&1 && vm_debs=$debs/trixie
+PML_VM_DEBS=$vm_debs make -C "$build" -j2 check-vm || status=1
+tally "check-vm" "$build/tests/e2e"
+took "check-vm"
+
 # The benchmark is not a timed test: it is built and run once at a tiny size
 # to keep it working, and counts as one case that passes if it completes.
 echo "== make bench BENCH_FLAGS=--quick (no times asserted)"
@@ -197,7 +206,7 @@ took "bench"
 
 # The release tarball: distcheck builds it out of tree from a read-only
 # source, runs tests, installs, uninstalls and finds nothing left behind.
-# One case; its long output goes to a log, shown when it fails.  Step 4
+# One case; its long output goes to a log, shown when it fails.  Step 1
 # already runs the whole make check on the dist tree: here only the tests
 # that read the source tree or install, which a read-only srcdir can
 # break, run again.
@@ -222,10 +231,13 @@ make -C "$build" -j"$jobs" check-valgrind || status=1
 tally "check-valgrind" "$build" test-suite-valgrind.log
 took "check-valgrind"
 
-echo "== make soak-long (100,000 sessions in one process: RSS and descriptors flat)"
-make -C "$build" soak-long || status=1
-tally "soak-long" "$build" test-suite-soak.log
-took "soak-long"
+# The soak is one process on one processor, and the directory's and
+# Slurm's daemons mostly wait: the soak runs beside them, its output
+# shown when it ends.
+echo "== make soak-long (100,000 sessions in one process: RSS and descriptors flat), beside the next two steps"
+soak_out=$(mktemp /tmp/pml-soak-XXXXXX)
+make -C "$build" soak-long >"$soak_out" 2>&1 &
+soak_pid=$!
 
 echo "== make check-directory (real slapd and nslcd in private namespaces; slapd killed and stopped)"
 make -C "$build" check-directory || status=1
@@ -236,6 +248,13 @@ echo "== make check-slurm (Slurm batch jobs through a real slurmctld and slurmd:
 make -C "$build" check-slurm || status=1
 tally "check-slurm" "$build/tests/slurm"
 took "check-slurm"
+
+wait "$soak_pid" || status=1
+echo "== make soak-long, which ran beside them:"
+cat "$soak_out"
+rm -f "$soak_out"
+tally "soak-long" "$build" test-suite-soak.log
+took "soak-long (after them)"
 
 
 # Each fuzz target runs for a fixed time from a private clang build and
@@ -274,9 +293,9 @@ run_tap_step "debian 13" .ci/debian13.sh
 unset PML_FUZZ_CORPUS
 rm -rf "$fuzz_corpus"
 
-# The fleet's playbook installs the packages the step before built.
+# The fleet's playbook installs the packages that step 3 built.
 echo "== make check-fleet (Debian's node_exporter scrapes memlockctl metrics on Debian 12 and 13; the Ansible playbook converges Debian 12 and 13 roots; unattended-upgrades holds back a conffile that the README's step 2 edited)"
-PML_FLEET_DEBS=$debs make -C "$build" check-fleet || status=1
+PML_FLEET_DEBS=$debs make -C "$build" -j"$jobs" check-fleet || status=1
 tally "check-fleet" "$build/tests/fleet"
 took "check-fleet"
 

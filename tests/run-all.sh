@@ -11,7 +11,7 @@
 #      of the read-only commands, debian/changelog's version)
 #   3. .ci/debian-package.sh: the Debian package built, linted, installed,
 #      upgraded, removed and purged in fresh Debian 12 and 13 roots, and
-#      the upgrade from Debian 12 to 13; its packages are kept for 4 and 15
+#      the upgrade from Debian 12 to 13; its packages are kept for 4, 10, 15
 #   4. make -j2 check-vm       the cases that need real root, in VMs, two
 #      at a time: Debian 13 with step 3's package, systemd as PID 1,
 #      busybox, and memlockctl measure with real io_uring clients (fio
@@ -25,7 +25,7 @@
 #      flat; beside 9 and 10
 #   9. make check-directory: real slapd and nslcd in private namespaces
 #  10. make check-slurm: batch jobs through Debian's slurmctld and slurmd,
-#      on Debian 12 and in a Debian 13 root
+#      on Debian 12 and in a Debian 13 root (with step 3's packages)
 #  11. each libFuzzer target for PML_FUZZ_SECONDS (30), two at a time: one
 #      case each
 #  12. .ci/port-i386.sh: make check of an i386 build, run natively
@@ -245,7 +245,7 @@ tally "check-directory" "$build" test-suite-directory.log
 took "check-directory"
 
 echo "== make check-slurm (Slurm batch jobs through a real slurmctld and slurmd: Debian 12, and 13 in a root)"
-make -C "$build" check-slurm || status=1
+PML_SLURM_DEBS=$debs make -C "$build" check-slurm || status=1
 tally "check-slurm" "$build/tests/slurm"
 took "check-slurm"
 

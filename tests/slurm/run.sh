@@ -11,9 +11,12 @@
 #              and memlockctl this build made;
 #   Debian 13  a Debian 13 root from .ci/root.sh (.ci/roots: trixie-slurm; the tarball
 #              kept in $PML_ROOT_CACHE, default /var/cache/pml-roots, until
-#              its package list changes), the module and memlockctl built
-#              in it from `make distdir` (kept there too until their
-#              sources change), and its Slurm (24.11), chrooted.
+#              its package list changes), its Slurm (24.11), chrooted, and
+#              the module and memlockctl of Debian 13's packages where
+#              $PML_SLURM_DEBS/trixie has them (tests/run-all.sh gives the
+#              ones .ci/debian-package.sh built), or else built in the root
+#              from `make distdir` (kept there too until their sources
+#              change).
 #
 # No cgroups: 22.05 with CgroupPlugin=cgroup/v1 and proctrack/linuxproc,
 # 24.11 with CgroupPlugin=disabled; the share of a job's memory under
@@ -93,25 +96,16 @@ sources_sum() {
 	(cd "$dir" && find pam_memlock/core "$@" configure.ac Makefile.am -type f |
 		LC_ALL=C sort | xargs cat | md5sum | cut -c1-16)
 }
-debian13() {
-	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl targets=
-	t0=$(date +%s)
-	# Slurm and munge, ip and the module's build: the trixie-slurm line of
-	# .ci/roots, which tests/run-all.sh makes in the background.
-	if ! root_named "$root" trixie-slurm 2>"$ROOT_WORK/trixie.err"; then
-		skip_release "Debian 13" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
-		return
-	fi
-	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
-	# The module as Debian 13 builds it: from the dist tree, against its
-	# own libpam and libconfig; kept beside the root's tarball until what
-	# it is built from changes (configure and make take minutes in a busy
-	# chroot).
-	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
+# debian13_build: $module and $ctl, the module and memlockctl as Debian 13
+# builds them from the dist tree in $root, against its own libpam and
+# libconfig; kept beside the root's tarball until what they are built from
+# changes (configure and make take minutes in a busy chroot).
+debian13_build() {
+	local targets=
 	if ! "${PML_MAKE:-make}" -C "$PML_BUILDDIR" distdir distdir="$root$src" >/dev/null; then
 		tap_n=$((tap_n + 1))
 		echo "not ok $tap_n - Debian 13: make distdir for the Debian 13 build"
-		return
+		return 1
 	fi
 	module=$PML_ROOT_CACHE/trixie-pam_memlock-$(sources_sum "$root$src" pam_memlock/module).so
 	ctl=$PML_ROOT_CACHE/trixie-memlockctl-$(sources_sum "$root$src" pam_memlock/memlockctl)
@@ -123,11 +117,38 @@ debian13() {
 			tap_n=$((tap_n + 1))
 			echo "not ok $tap_n - Debian 13: $targets build in the Debian 13 root"
 			tail -n 20 "$ROOT_WORK/build.log" | sed 's/^/# /'
-			return
+			return 1
 		fi
 		[ -s "$module" ] ||
 			{ cp "$root$src/.libs/pam_memlock.so" "$module.new" && mv "$module.new" "$module"; }
 		[ -s "$ctl" ] || { cp "$root$src/memlockctl" "$ctl.new" && mv "$ctl.new" "$ctl"; }
+	fi
+}
+debian13() {
+	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl
+	t0=$(date +%s)
+	# Slurm and munge, ip and the module's build: the trixie-slurm line of
+	# .ci/roots, which tests/run-all.sh makes in the background.
+	if ! root_named "$root" trixie-slurm 2>"$ROOT_WORK/trixie.err"; then
+		skip_release "Debian 13" "no Debian 13 root: $(tail -n 1 "$ROOT_WORK/trixie.err")"
+		return
+	fi
+	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
+	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
+	if compgen -G "${PML_SLURM_DEBS:-/nonexistent}/trixie/libpam-memlock_*.deb" >/dev/null &&
+		compgen -G "$PML_SLURM_DEBS/trixie/memlockctl_*.deb" >/dev/null; then
+		# The module as Debian 13's package builds it, as an admin
+		# installs it: the .debs of .ci/debian-package.sh.
+		if ! { mkdir -p "$ROOT_WORK/debs" &&
+			dpkg-deb -x "$(compgen -G "$PML_SLURM_DEBS/trixie/libpam-memlock_*.deb")" "$ROOT_WORK/debs" &&
+			dpkg-deb -x "$(compgen -G "$PML_SLURM_DEBS/trixie/memlockctl_*.deb")" "$ROOT_WORK/debs"; }; then
+			tap_n=$((tap_n + 1))
+			echo "not ok $tap_n - Debian 13: unpack the packages of $PML_SLURM_DEBS/trixie"
+			return
+		fi
+		module=$(find "$ROOT_WORK/debs" -name pam_memlock.so) ctl=$ROOT_WORK/debs/usr/sbin/memlockctl
+	else
+		debian13_build || return
 	fi
 	cp "$module" "$root/pml/pam_memlock.so" && cp "$ctl" "$root/pml/memlockctl"
 	echo "# the module and memlockctl ready in the Debian 13 root $(($(date +%s) - t0)) s after the start"

@@ -88,6 +88,7 @@ endif
 # through the same TAP driver (its summary is test-suite-valgrind.log).
 # Check forks each case without exec, and valgrind follows a fork by
 # itself, so each child's leak check runs when it exits and fails that case.
+# Only its own test programs are built.
 # test_alloc_fail defines malloc: nouserintercepts keeps memcheck from
 # replacing it (memcheck still sees every block through __libc_malloc).
 VALGRIND_TESTS = tests/module/test_pam tests/module/test_corpus_pam tests/module/soak \
@@ -101,7 +102,8 @@ check-valgrind: $(VALGRIND_TESTS) pam_memlock.la
 	@test -n "$(VALGRIND)" || { echo "check-valgrind: valgrind not found (re-run configure)" >&2; exit 1; }
 	@test "x$(enable_sanitizers)" != xyes || { echo "check-valgrind: not in an --enable-sanitizers build" >&2; exit 1; }
 	CK_TIMEOUT_MULTIPLIER=20 $(MAKE) $(AM_MAKEFLAGS) check \
-		TESTS='$(VALGRIND_TESTS)' TEST_SUITE_LOG=test-suite-valgrind.log \
+		TESTS='$(VALGRIND_TESTS)' check_PROGRAMS='$(VALGRIND_TESTS)' \
+		TEST_SUITE_LOG=test-suite-valgrind.log \
 		LOG_COMPILER='$(SHELL) $(srcdir)/tests/lib/valgrind.sh $(VALGRIND) $(VALGRIND_FLAGS)'
 .PHONY: check-valgrind
 

@@ -86,9 +86,8 @@ localedef --big-endian -i de_DE -f UTF-8 tests/locale/de_DE.UTF-8 >/dev/null 2>&
 check "memlockctl check on the shipped policy, under qemu" \
 	"$qemu" -L "$sysroot" ./memlockctl check --conf "$work/src/conf/memlock.conf"
 # Through automake's TAP driver with qemu as LOG_COMPILER.  check's 4 s
-# per case is too short for the whole-range round trip under emulation,
-# and tests/run-all.sh runs this beside the package builds.
-CK_TIMEOUT_MULTIPLIER=20 make -j"$jobs" check-TESTS TESTS="$tests" \
+# per case is too short for the whole-range round trip under emulation.
+CK_TIMEOUT_MULTIPLIER=10 make -j"$jobs" check-TESTS TESTS="$tests" \
 	LOG_COMPILER="$qemu -L $sysroot" >"$work/check.log" 2>&1
 from_automake "s390x: " <"$work/check.log"
 grep -q '^# TOTAL:' "$work/check.log" ||

@@ -30,7 +30,7 @@
 #      case each
 #  12. .ci/port-i386.sh: make check of an i386 build, run natively
 #  13. .ci/port-s390x.sh: a big-endian s390x cross build, its value,
-#      decision and loader tests under qemu-user; beside 3
+#      decision and loader tests under qemu-user
 #  14. .ci/debian13.sh: 1 and 2 again in a fresh Debian 13 root, built
 #      with its own toolchain; then every golden file and step 11's fuzz
 #      corpus through this build (libconfig 1.5) and the root's (1.7.3):
@@ -99,7 +99,7 @@ if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
 	bake_pid=$!
 fi
 debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
-trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs" ${soak_out:+"$soak_out"} ${s390x_tap:+"$s390x_tap"}' EXIT
+trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs" ${soak_out:+"$soak_out"}' EXIT
 
 # Adds the counts of the test-suite.log summary in directory $2 (named $1),
 # or of the summary file $3 there.
@@ -180,21 +180,8 @@ took "make check-unsanitized"
 
 # The packages, built first: the Debian 13 VM of the next step boots with
 # them, and make check-fleet installs them.
-# The package step waits on the mirror, dpkg and lintian for a quarter of
-# its time: the s390x step, which needs nothing of it, runs beside it,
-# its output shown when both end.
-echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh), beside the next step"
-s390x_tap=$(mktemp /tmp/pml-s390x-tap-XXXXXX)
-PML_BUILD_DIR=$build "$top/.ci/port-s390x.sh" "$build" >"$s390x_tap" 2>&1 &
-s390x_pid=$!
 echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
 PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
-wait "$s390x_pid" || status=1
-echo "== s390x, which ran beside it:"
-cat "$s390x_tap"
-tap_tally s390x "$s390x_tap"
-rm -f "$s390x_tap"
-took "s390x (after it)"
 
 # Each TCG VM keeps one processor busy: two boot at a time.
 echo "== make -j2 check-vm (real root in TCG virtual machines: Debian 13, systemd, busybox, measure)"
@@ -300,6 +287,8 @@ took "fuzz"
 echo "== i386: make check of a 32-bit build (.ci/port-i386.sh)"
 run_tap_step i386 .ci/port-i386.sh
 
+echo "== s390x: big-endian cross build, tests under qemu-user (.ci/port-s390x.sh)"
+run_tap_step s390x .ci/port-s390x.sh
 
 echo "== Debian 13: make check under the sanitizers, the end-to-end tests, libconfig 1.7.3 against 1.5 in a fresh trixie root (.ci/debian13.sh)"
 export PML_FUZZ_CORPUS=$fuzz_corpus

@@ -13,13 +13,14 @@ AM_TESTS_ENVIRONMENT = \
 	PML_MAKE='$(MAKE)'; \
 	PML_MULTIARCH='$(PML_MULTIARCH)'; \
 	PML_PAMEXAMPLESDIR='$(pamexamplesdir)'; \
+	PML_PYTHON='$(PYTHON3)'; \
 	: "the soak counts the heap; glibc's tcache would hide what it holds"; \
 	GLIBC_TUNABLES=glibc.malloc.tcache_count=0; \
 	: "check's timeout catches a hang, not a slow case: its 4 s a case ran"; \
 	: "out under other builds on 2 cores (the caller's value stands)"; \
 	CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10}; \
 	export PML_MODULE PML_TESTDATA PML_SRCDIR PML_BUILDDIR PML_SANITIZERS PML_MAKE PML_MULTIARCH \
-		PML_PAMEXAMPLESDIR GLIBC_TUNABLES CK_TIMEOUT_MULTIPLIER;
+		PML_PAMEXAMPLESDIR PML_PYTHON GLIBC_TUNABLES CK_TIMEOUT_MULTIPLIER;
 # The fixtures, shared by every folder's tests (PML_TESTDATA).
 EXTRA_DIST += tests/data
 

@@ -41,7 +41,7 @@ if [ -z "${PML_DIRECTORY_INSIDE:-}" ]; then
 	done
 	libnss=$(ldconfig -p 2>/dev/null | awk '/libnss_ldap\.so\.2/ { print $NF; exit }')
 	[ -n "$libnss" ] || skip_all "libnss_ldap.so.2 (libnss-ldapd) is missing"
-	command -v python3 >/dev/null || skip_all "python3 is missing (gen-ldif.py)"
+	command -v "${PML_PYTHON:-python3}" >/dev/null || skip_all "python3 is missing (gen-ldif.py)"
 	[ -f /etc/ldap/schema/nis.schema ] || skip_all "slapd's schema files are missing"
 	unshare -m -n true 2>/dev/null || skip_all "unshare -m -n is not permitted here"
 	PML_DIRECTORY_INSIDE=1 exec unshare -m -n -- "$0" "$@"
@@ -90,7 +90,7 @@ index objectClass eq
 index uid,uidNumber,gidNumber,memberUid,cn eq
 EOF
 t0=$(date +%s.%N)
-python3 "$here/gen-ldif.py" >"$work/data.ldif" || fail_setup "gen-ldif.py failed"
+"${PML_PYTHON:-python3}" "$here/gen-ldif.py" >"$work/data.ldif" || fail_setup "gen-ldif.py failed"
 /usr/sbin/slapadd -q -f "$work/slapd.conf" -l "$work/data.ldif" >"$work/slapadd.log" 2>&1 ||
 	fail_setup "slapadd could not load the directory" "$work/slapadd.log"
 rm -f "$work/data.ldif"

@@ -140,7 +140,7 @@ check "memlockctl --version: 'memlockctl (pam_memlock) VERSION', exit 0" \
 
 # --- JSON parsed back.
 json_check() { # json_check NAME PYTHON-ASSERTIONS (on d) < JSON
-	if python3 -c 'import json, sys
+	if "${PML_PYTHON:-python3}" -c 'import json, sys
 d = json.loads(sys.stdin.buffer.read().decode("utf-8", "strict"))
 '"$2" 2>"$work/pyerr"; then
 		ok "$1"
@@ -149,7 +149,7 @@ d = json.loads(sys.stdin.buffer.read().decode("utf-8", "strict"))
 		sed 's/^/# /' "$work/pyerr"
 	fi
 }
-if ! command -v python3 >/dev/null; then
+if ! command -v "${PML_PYTHON:-python3}" >/dev/null; then
 	for t in "explain --json" "explain --json share" "explain --json names" "show --json"; do
 		skip "$t parses back" "python3 is not installed"
 	done
@@ -292,7 +292,7 @@ $dir/memlock.conf: note: writable by group or others: pam_memlock would refuse i
 	"$ctl" explain root --service sshd --conf "$dir/memlock.conf" --json >"$work/out" 2>"$work/err"
 	check "explain --conf: a candidate not owned by root is explained, with check's notes on stderr" \
 		test $? = 0 -a "$(cat "$work/err")" = "$notes" -a \
-		"$(python3 -c 'import json,sys; print(json.load(sys.stdin)["soft"])' <"$work/out" 2>&1)" = 4194304
+		"$("${PML_PYTHON:-python3}" -c 'import json,sys; print(json.load(sys.stdin)["soft"])' <"$work/out" 2>&1)" = 4194304
 	if command -v setpriv >/dev/null; then
 		chmod 0755 "$work" "$dir"
 		setpriv --reuid=65534 --regid=65534 --clear-groups -- \

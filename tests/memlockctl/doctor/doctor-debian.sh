@@ -121,7 +121,7 @@ cp "$src/conf/pam-configs/memlock" "$root/usr/share/pam-configs/memlock"
 # an edit of their own.
 "$ctl" doctor --root "$root" --conf /etc/security/memlock.conf --json \
 	>"$scratch/before.json" 2>"$scratch/before.err"
-got=$(python3 -c '
+got=$("${PML_PYTHON:-python3}" -c '
 import json, sys
 paths = {p["service"]: p for p in json.load(open(sys.argv[1]))["paths"]}
 tool = lambda s: paths[s]["fix"].startswith("run `pam-auth-update --enable memlock`")
@@ -157,7 +157,7 @@ status=$?
 
 # verdict_of SERVICE: the verdict doctor gave SERVICE, from the JSON.
 verdict_of() {
-	python3 -c '
+	"${PML_PYTHON:-python3}" -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for p in doc["paths"]:
@@ -240,7 +240,7 @@ if dpkg --compare-versions "$pam_version" lt 1.7.0; then
 else
 	want=debian
 fi
-got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["models"]["pam_limits"])' \
+got=$("${PML_PYTHON:-python3}" -c 'import json, sys; print(json.load(open(sys.argv[1]))["models"]["pam_limits"])' \
 	"$scratch/all.json" 2>&1)
 if [ "$got" = "$want" ]; then
 	ok "doctor models Linux-PAM $pam_version's pam_limits as \"$want\""

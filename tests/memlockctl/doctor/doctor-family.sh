@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy file must be owned by root: run make check as root"
 	exit 0
 fi
-if ! command -v python3 >/dev/null; then
+if ! command -v "${PML_PYTHON:-python3}" >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
@@ -58,7 +58,7 @@ doctor() {
 
 # query EXPR: a Python expression over doc (the JSON) and paths (by service).
 query() {
-	python3 -c '
+	"${PML_PYTHON:-python3}" -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
 paths = {p["service"]: p for p in doc["paths"]}

@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy file must be owned by root: run make check as root"
 	exit 0
 fi
-if ! command -v python3 >/dev/null; then
+if ! command -v "${PML_PYTHON:-python3}" >/dev/null; then
 	echo "1..0 # SKIP python3 is not installed (it reads doctor's JSON)"
 	exit 0
 fi
@@ -57,7 +57,7 @@ doctor() {
 # service) and sys.argv[3] (ARG).
 expect() {
 	local got
-	got=$(python3 -c '
+	got=$("${PML_PYTHON:-python3}" -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
 paths = {p["service"]: p for p in doc["paths"]}
@@ -118,7 +118,7 @@ doctor --service login
 expect "a 0666 drop-in: the error and the fix name it, chmod go-w" \
 	'(paths["login"]["problem"]["file"], paths["login"]["fix"])' \
 	"('${conf%/*}/memlock.d/50-bad.conf', 'run \`chmod go-w ${conf%/*}/memlock.d/50-bad.conf\`')"
-if grep -q "$root" <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("root"); print(d)' "$work/out"); then
+if grep -q "$root" <("${PML_PYTHON:-python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("root"); print(d)' "$work/out"); then
 	not_ok "no path in the output keeps the --root prefix" "$(grep -o ".\{40\}$root.\{40\}" "$work/out" | head -3)"
 else
 	ok "no path in the output keeps the --root prefix"

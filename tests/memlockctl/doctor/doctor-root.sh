@@ -112,7 +112,7 @@ fi
 
 # --root / is this machine: PID 1's limits read from /proc.
 timeout 20 "$ctl" doctor --root / --json --service sshd >"$work/out" 2>&1
-if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["models"]["pid1"]["source"]=="/proc/1/limits" else 1)' "$work/out"; then
+if "${PML_PYTHON:-python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["models"]["pid1"]["source"]=="/proc/1/limits" else 1)' "$work/out"; then
 	ok "--root / reads PID 1's limits, as without --root"
 else
 	not_ok "--root / reads PID 1's limits, as without --root" "$(head -c 600 "$work/out")"

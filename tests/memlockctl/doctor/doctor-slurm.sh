@@ -15,7 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP the policy files must be owned by root: run make check as root"
 	exit 0
 fi
-command -v python3 >/dev/null || { echo "1..0 # SKIP python3 reads doctor's JSON"; exit 0; }
+command -v "${PML_PYTHON:-python3}" >/dev/null || { echo "1..0 # SKIP python3 reads doctor's JSON"; exit 0; }
 
 work=$(mktemp -d /tmp/pml-doctor-slurm-XXXXXX) || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -50,7 +50,7 @@ doctor() {
 }
 # field EXPR: a Python expression over the slurm path p of the last JSON.
 field() {
-	python3 -c '
+	"${PML_PYTHON:-python3}" -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["paths"][0]
 print(eval(sys.argv[2]))' "$work/out" "$1" 2>&1
@@ -183,6 +183,6 @@ expect "an invalid policy: error, with its file and line" \
 printf 'rules = ( { service = "slurm"; limit = "4 MiB"; mode = "set"; } );\n' >"$work/policy.conf"
 chmod 0644 "$work/policy.conf"
 got=$("$ctl" explain root --service slurm --conf "$work/policy.conf" --json 2>&1 |
-	python3 -c 'import json, sys; e = json.load(sys.stdin); print(e["soft"], e["hard"], e["mode"])' 2>&1)
+	"${PML_PYTHON:-python3}" -c 'import json, sys; e = json.load(sys.stdin); print(e["soft"], e["hard"], e["mode"])' 2>&1)
 [ "$got" = "4194304 4194304 set" ] && ok "explain root --service slurm: the rule's 4 MiB, set" ||
 	not_ok "explain root --service slurm: the rule's 4 MiB, set" "got: $got"

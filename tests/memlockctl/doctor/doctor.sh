@@ -39,7 +39,7 @@ doctor() {
 
 # field SERVICE EXPR: a Python expression over path p of the last JSON.
 field() {
-	python3 -c '
+	"${PML_PYTHON:-python3}" -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
 p = [x for x in doc["paths"] if x["service"] == sys.argv[2]][0]
@@ -111,7 +111,7 @@ expect "limits.d precedence for a user" sshd '(p["soft"], p["hard"])' "(2097152,
 
 # The default set: every service with a session stack, not common-session.
 doctor --json
-got=$(python3 -c 'import json,sys; print(" ".join(p["service"] for p in json.load(open(sys.argv[1]))["paths"]))' "$work/out")
+got=$("${PML_PYTHON:-python3}" -c 'import json,sys; print(" ".join(p["service"] for p in json.load(open(sys.argv[1]))["paths"]))' "$work/out")
 case " $got " in
 *" common-session "*) not_ok "the default set leaves building blocks out" "$got" ;;
 *" sshd "*" thousand "*) ok "the default set leaves building blocks out" ;;

@@ -66,7 +66,7 @@ grep -aoh '"[^"]*"' "$seeds"/policy/*.conf | sort -u | {
 # fuzz_one N TARGET: runs TARGET for its time; its TAP line (and a failure's
 # excerpt) goes to $work/N.tap.
 fuzz_one() {
-	local t=$1 target=$2 kind=${2#fuzz_} seed dict= log rc runs units crash
+	local t=$1 target=$2 kind=${2#fuzz_} seed dict='' log rc runs units crash
 	seed=$seeds/$kind
 	[ "$kind" = value ] || dict=-dict=$src/tests/fuzz/policy.dict
 	[ "$kind" = syntax ] && seed=$seeds/policy

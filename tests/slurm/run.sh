@@ -125,7 +125,7 @@ debian13_build() {
 	fi
 }
 debian13() {
-	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl
+	local root=$ROOT_WORK/trixie src=/build/pam_memlock t0 module ctl lib_deb ctl_deb
 	t0=$(date +%s)
 	# Slurm and munge, ip and the module's build: the trixie-slurm line of
 	# .ci/roots, which tests/run-all.sh makes in the background.
@@ -135,13 +135,13 @@ debian13() {
 	fi
 	echo "# Debian 13 root ready $(($(date +%s) - t0)) s after the start"
 	mkdir -p "$root/build" "$root/pml" && mkdir -m 0755 "$root/work" || return
-	if compgen -G "${PML_SLURM_DEBS:-/nonexistent}/trixie/libpam-memlock_*.deb" >/dev/null &&
-		compgen -G "$PML_SLURM_DEBS/trixie/memlockctl_*.deb" >/dev/null; then
+	lib_deb=$(compgen -G "${PML_SLURM_DEBS:-/nonexistent}/trixie/libpam-memlock_*.deb" | head -n 1)
+	ctl_deb=$(compgen -G "${PML_SLURM_DEBS:-/nonexistent}/trixie/memlockctl_*.deb" | head -n 1)
+	if [ -n "$lib_deb" ] && [ -n "$ctl_deb" ]; then
 		# The module as Debian 13's package builds it, as an admin
 		# installs it: the .debs of .ci/debian-package.sh.
-		if ! { mkdir -p "$ROOT_WORK/debs" &&
-			dpkg-deb -x "$(compgen -G "$PML_SLURM_DEBS/trixie/libpam-memlock_*.deb")" "$ROOT_WORK/debs" &&
-			dpkg-deb -x "$(compgen -G "$PML_SLURM_DEBS/trixie/memlockctl_*.deb")" "$ROOT_WORK/debs"; }; then
+		if ! { mkdir -p "$ROOT_WORK/debs" && dpkg-deb -x "$lib_deb" "$ROOT_WORK/debs" &&
+			dpkg-deb -x "$ctl_deb" "$ROOT_WORK/debs"; }; then
 			tap_n=$((tap_n + 1))
 			echo "not ok $tap_n - Debian 13: unpack the packages of $PML_SLURM_DEBS/trixie"
 			return

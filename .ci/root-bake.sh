@@ -11,10 +11,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/.ci/root.sh"
 root_enter "$0" "$@" || exit 1
 [ $# -gt 0 ] || set -- $(sed 's/#.*//' "$top/.ci/roots" | awk 'NF { print $1 }')
+bake_started=$(date +%s)
 for name in "$@"; do
 	started=$(date +%s)
 	if root_bake "$name"; then
-		echo "root-bake: $name made in $(($(date +%s) - started)) s"
+		echo "root-bake: $name made in $(($(date +%s) - started)) s," \
+			"$(($(date +%s) - bake_started)) s after the bake started"
 	else
 		echo "root-bake: $name failed" >&2
 	fi

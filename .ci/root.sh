@@ -32,7 +32,8 @@
 #       gives NAME: the roots tests/run-all.sh bakes in the background.
 #   root_bake NAME...
 #       Only puts the roots .ci/roots names into $PML_ROOT_CACHE, one after
-#       the other, for a later root_named to copy (.ci/root-bake.sh).
+#       the other, for a later root_named to copy (.ci/root-bake.sh); one
+#       that a step has made meanwhile is left as it is.
 #   root_run DIR COMMAND [ARG...]
 #       COMMAND as root in DIR, with a clean environment: PATH, HOME=/root,
 #       LC_ALL=C.UTF-8, DEBIAN_FRONTEND=noninteractive (more with
@@ -86,6 +87,11 @@ root_make() {
 				-cf "$tarball.part" . &&
 			mv "$tarball.part" "$tarball" && touch "$dir/.made"
 	) 9>"$tarball.lock" || return 1
+	# root_bake wants the tarball only: no copy of a root another step made.
+	if [ -n "${root_bake_only:-}" ]; then
+		rm -rf "${dir:?}"
+		return 0
+	fi
 	if [ -e "$dir/.made" ]; then
 		rm -f "$dir/.made"
 	else
@@ -147,10 +153,9 @@ root_named() {
 }
 
 root_bake() {
-	local name
+	local name root_bake_only=1
 	for name in "$@"; do
-		root_named "$ROOT_WORK/$name" "$name" && umount -R "$ROOT_WORK/$name" &&
-			rm -rf "${ROOT_WORK:?}/$name"
+		root_named "$ROOT_WORK/$name" "$name" || return 1
 	done
 }
 

@@ -89,13 +89,18 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 
 # The Debian roots of the later steps (.ci/roots): each made once, in the
-# background while the first steps run, mostly waiting on the network.
+# background, at the lowest priority.  Unpacking a root keeps a processor
+# busy for about half a minute, and the steps beside it are busy too: at
+# nice 19 the bake takes the processors only when a step leaves one idle
+# (waiting on the mirror, a build's serial parts).  A step that needs a
+# root before it is made waits for it, and the bake then has the
+# processors to itself.
 PML_ROOT_CACHE=$(mktemp -d /tmp/pml-roots-XXXXXX)
 export PML_ROOT_CACHE
 bake_log=$(mktemp /tmp/pml-root-bake-XXXXXX)
 bake_pid=
 if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
-	"$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
+	nice -n 19 "$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
 	bake_pid=$!
 fi
 debs=$(mktemp -d /tmp/pml-debs-XXXXXX)

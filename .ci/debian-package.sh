@@ -10,12 +10,14 @@
 #    distdir tree as the .orig tarball and debian/, its build-deps from
 #    debian/control (apt-get build-dep), dpkg-buildpackage -us -uc (with the
 #    build-time tests), and that release's lintian --fail-on error,warning.
-#    A second build, from a copy of the git tree as the README says
-#    (dpkg-buildpackage -us -uc -b), of VERSION+1 with a changed default
-#    memlock.conf: the "newer version".  On Debian 12, the previous,
-#    single package (libpam-memlock with memlockctl in it: debian/ of the
-#    last commit before memlockctl got its own package) from the same
-#    sources, where the release upgrade to the two packages starts.
+#    The "newer version": those packages again as VERSION+1, with a
+#    changed default memlock.conf (dpkg-deb, unpacked and packed again).
+#    On Debian 13, the README's build from a git checkout too: from a
+#    copy of the git tree, dpkg-buildpackage -us -uc -b.  On Debian 12,
+#    the previous, single package (libpam-memlock with memlockctl in it:
+#    debian/ of the last commit before memlockctl got its own package)
+#    from the same sources, where the release upgrade to the two packages
+#    starts.
 # 2. An install root (minbase, pamtester): apt-get install of the package,
 #    the module beside libpam's own, the stacks, memlock.d, a real session
 #    (debian/tests/session, the autopkgtest), an admin-edited conffile across
@@ -62,6 +64,28 @@ stacks="/etc/pam.d/common-session /etc/pam.d/common-session-noninteractive"
 conf=/etc/security/memlock.conf
 
 # --- 1. build ----------------------------------------------------------------
+# newer_version BROOT RELEASE: $work/debs/RELEASE's packages of $version
+# again as $new_version, libpam-memlock's memlock.conf with a line more:
+# what an upgrade to a newer package with another default meets.  Unpacked
+# and packed again by the release's dpkg-deb: the same files and maintainer
+# scripts, which is what the upgrade cases are about.  (md5sums lists no
+# conffile, so it stays right.)
+newer_version() {
+	local broot=$1 rel=$2 pkg
+	for pkg in libpam-memlock memlockctl; do
+		rm -rf "$broot/newer" &&
+			cp "$work/debs/$rel/${pkg}_${version}_$arch.deb" "$broot/old.deb" &&
+			root_run "$broot" dpkg-deb -R /old.deb /newer &&
+			sed -i "s/^Version: .*/Version: $new_version/" "$broot/newer/DEBIAN/control" || return 1
+		if [ "$pkg" = libpam-memlock ]; then
+			echo '# (the default of a newer package version)' >>"$broot/newer$conf" || return 1
+		fi
+		root_run "$broot" dpkg-deb --root-owner-group -b /newer /new.deb >/dev/null &&
+			mv "$broot/new.deb" "$work/debs/$rel/${pkg}_${new_version}_$arch.deb" || return 1
+	done
+	rm -rf "$broot/newer" "$broot/old.deb"
+}
+
 # package_build RELEASE: the source and binary packages of $version, and the
 # binary package of $new_version, in $work/RELEASE-build/build{,2}.
 package_build() {
@@ -108,33 +132,31 @@ package_build() {
 	fi
 	sed "s/^/# $rel: lintian: /" "$work/$rel-lintian.log"
 
-	# The newer version, from the git tree, with another default policy.
-	src2=$broot/build2/src
-	mkdir -p "$src2"
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-			tar --null -T - -cf -) | tar -x -C "$src2"
-	else
-		cp -a "$src/." "$src2/"
-	fi
-	{
-		printf 'pam-memlock (%s) unstable; urgency=medium\n\n' "$new_version"
-		printf '  * CI: a newer version, with another default memlock.conf.\n\n'
-		printf ' -- CI <ci@localhost>  %s\n\n' "$(date -R)"
-		cat "$src2/debian/changelog"
-	} >"$src2/debian/changelog.new" && mv "$src2/debian/changelog.new" "$src2/debian/changelog"
-	echo '# (the default of a newer package version)' >>"$src2/conf/memlock.conf"
-	if root_run "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS='nocheck parallel=$jobs' dpkg-buildpackage -us -uc -b" \
-		>"$work/$rel-build2.log" 2>&1; then
-		ok "$rel: dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version"
-	else
-		not_ok "$rel: dpkg-buildpackage -us -uc -b in a copy of the git tree: $new_version" \
-			"$(tail -n 30 "$work/$rel-build2.log")"
-	fi
 	mkdir -p "$work/debs/$rel"
 	cp "$broot/build/libpam-memlock_${version}_$arch.deb" "$broot/build/memlockctl_${version}_$arch.deb" \
-		"$broot/build2/libpam-memlock_${new_version}_$arch.deb" \
-		"$broot/build2/memlockctl_${new_version}_$arch.deb" "$work/debs/$rel/" 2>/dev/null
+		"$work/debs/$rel/"
+	check "$rel: the newer version, $new_version, with another default memlock.conf" \
+		newer_version "$broot" "$rel"
+
+	# The README's build, from a git checkout.  It differs from the build
+	# above only in its files, not by release: made once, on Debian 13.
+	if [ "$rel" = trixie ]; then
+		src2=$broot/build2/src
+		mkdir -p "$src2"
+		if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+			(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+				tar --null -T - -cf -) | tar -x -C "$src2"
+		else
+			cp -a "$src/." "$src2/"
+		fi
+		if root_run "$broot" sh -c "cd /build2/src && DEB_BUILD_OPTIONS='nocheck parallel=$jobs' dpkg-buildpackage -us -uc -b" \
+			>"$work/$rel-build2.log" 2>&1; then
+			ok "$rel: the README's dpkg-buildpackage -us -uc -b in a copy of the git tree"
+		else
+			not_ok "$rel: the README's dpkg-buildpackage -us -uc -b in a copy of the git tree" \
+				"$(tail -n 30 "$work/$rel-build2.log")"
+		fi
+	fi
 
 	# The tree's own version only: not the newer copy, nor the previous one.
 	if [ -n "${PML_DEB_KEEP:-}" ]; then

@@ -10,6 +10,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/.ci/root.sh"
 root_enter "$0" "$@" || exit 1
+# The names, one a word.
+# shellcheck disable=SC2046
 [ $# -gt 0 ] || set -- $(sed 's/#.*//' "$top/.ci/roots" | awk 'NF { print $1 }')
 bake_started=$(date +%s)
 for name in "$@"; do

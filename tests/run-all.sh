@@ -41,8 +41,8 @@
 #      installing the packages step 3 built; unattended-upgrades and a
 #      conffile that step 2 of the README edited, in Debian 12 and 13 roots;
 #      two of them at a time
-# (the roots of 12 and 13 made in the background from the start:
-# .ci/root-bake.sh)
+# (the roots of 12 and 13 made in the background at the lowest priority,
+# those of 3 from the start, the others after 3: .ci/root-bake.sh)
 # and one closing line: "N passed, N failed, N skipped", every case counted,
 # after the list of what failed (CI shows a log's tail: the list is there).
 #
@@ -94,15 +94,21 @@ fi
 # nice 19 the bake takes the processors only when a step leaves one idle
 # (waiting on the mirror, a build's serial parts).  A step that needs a
 # root before it is made waits for it, and the bake then has the
-# processors to itself.
+# processors to itself.  The package step's roots are baked from the
+# start; the others once it has ended, in the idle time of the steps
+# before theirs (the VMs, distcheck, valgrind, the daemons' waits).
 PML_ROOT_CACHE=$(mktemp -d /tmp/pml-roots-XXXXXX)
 export PML_ROOT_CACHE
 bake_log=$(mktemp /tmp/pml-root-bake-XXXXXX)
 bake_pid=
-if [ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null; then
-	nice -n 19 "$top/.ci/root-bake.sh" >"$bake_log" 2>&1 &
+# bake [NAME...]: bakes those roots of .ci/roots, or all that are not made.
+bake() {
+	[ "$(id -u)" = 0 ] && command -v mmdebstrap >/dev/null || return 0
+	[ -z "$bake_pid" ] || wait "$bake_pid"
+	nice -n 19 "$top/.ci/root-bake.sh" "$@" >>"$bake_log" 2>&1 &
 	bake_pid=$!
-fi
+}
+bake bookworm-build bookworm-install trixie-build trixie-install
 debs=$(mktemp -d /tmp/pml-debs-XXXXXX)
 trap 'rm -rf "$PML_ROOT_CACHE" "$bake_log" "$failures" "$debs" ${soak_out:+"$soak_out"}' EXIT
 
@@ -187,6 +193,7 @@ took "make check-unsanitized"
 # them, and make check-fleet installs them.
 echo "== Debian package: build, lintian, install, upgrade, remove, purge on Debian 12 and 13, and 12 to 13 (.ci/debian-package.sh)"
 PML_DEB_KEEP=$debs run_tap_step "debian package" .ci/debian-package.sh
+bake
 
 # Each TCG VM keeps one processor busy: two boot at a time.
 echo "== make -j2 check-vm (real root in TCG virtual machines: Debian 13, systemd, busybox, measure)"

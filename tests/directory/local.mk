@@ -11,6 +11,7 @@ tests_directory_test_directory_SOURCES = tests/directory/test_directory.c $(PAM_
 tests_directory_test_directory_CFLAGS = $(TEST_CFLAGS)
 check-directory: tests/directory/test_directory$(EXEEXT) pam_memlock.la
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/directory/run.sh' \
+		check_PROGRAMS='tests/directory/test_directory$(EXEEXT)' \
 		TEST_SUITE_LOG=test-suite-directory.log
 endif
 .PHONY: check-directory

@@ -30,12 +30,14 @@ endif
 # VM keeps one processor busy: `make -j2 check-vm` boots two at a time,
 # the longest first.  Run through the TAP driver so that their cases are
 # counted like the others, in their own log (tests/e2e/test-suite.log).
+# check-TESTS builds every check program first: only the VMs' are named.
 VM_TESTS = tests/e2e/vm-debian13.sh tests/e2e/vm-systemd.sh tests/e2e/vm.sh \
 	tests/e2e/vm-measure.sh
 check-vm: pam_memlock.la memlockctl$(EXEEXT) pam-memlock-generator$(EXEEXT) $(E2E_HELPERS) \
 		$(MEASURE_CLIENT)
 	PML_SYSCONFDIR='$(sysconfdir)' \
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(VM_TESTS)' \
+		check_PROGRAMS='$(E2E_HELPERS) $(MEASURE_CLIENT)' \
 		TEST_SUITE_LOG=tests/e2e/test-suite.log
 # make check-vm-measure: only the boots of tests/e2e/vm-measure.sh
 # (liburing rings, a registered buffer, mlock, fio with fixed buffers in a
@@ -43,5 +45,6 @@ check-vm: pam_memlock.la memlockctl$(EXEEXT) pam-memlock-generator$(EXEEXT) $(E2
 check-vm-measure: pam_memlock.la memlockctl$(EXEEXT) $(MEASURE_CLIENT)
 	PML_SYSCONFDIR='$(sysconfdir)' \
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/e2e/vm-measure.sh' \
+		check_PROGRAMS='$(MEASURE_CLIENT)' \
 		TEST_SUITE_LOG=tests/e2e/test-suite-measure.log
 .PHONY: check-vm check-vm-measure

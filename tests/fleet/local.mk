@@ -9,6 +9,6 @@
 FLEET_TESTS = tests/fleet/node-exporter.sh tests/fleet/ansible.sh tests/fleet/unattended.sh
 EXTRA_DIST += $(FLEET_TESTS) doc/ansible/memlock-rollout.yml doc/ansible/memlock-undo.yml
 check-fleet: memlockctl$(EXEEXT)
-	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(FLEET_TESTS)' \
+	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(FLEET_TESTS)' check_PROGRAMS= \
 		TEST_SUITE_LOG=tests/fleet/test-suite.log
 .PHONY: check-fleet

@@ -80,6 +80,7 @@ tests_module_soak_long_SOURCES = tests/module/soak_long.c $(PAM_TEST_SOURCES)
 tests_module_soak_long_CFLAGS = $(TEST_CFLAGS)
 soak-long: tests/module/soak_long$(EXEEXT) pam_memlock.la
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/module/soak-long.sh' \
+		check_PROGRAMS='tests/module/soak_long$(EXEEXT)' \
 		TEST_SUITE_LOG=test-suite-soak.log
 endif
 .PHONY: soak-long

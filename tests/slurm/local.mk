@@ -5,6 +5,6 @@
 # root; see tests/slurm/run.sh.  Its summary is tests/slurm/test-suite.log.
 EXTRA_DIST += tests/slurm/run.sh tests/slurm/cases.sh
 check-slurm: pam_memlock.la memlockctl$(EXEEXT)
-	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/slurm/run.sh' \
+	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/slurm/run.sh' check_PROGRAMS= \
 		TEST_SUITE_LOG=tests/slurm/test-suite.log
 .PHONY: check-slurm

@@ -89,11 +89,13 @@ endif
 # through the same TAP driver (its summary is test-suite-valgrind.log).
 # Check forks each case without exec, and valgrind follows a fork by
 # itself, so each child's leak check runs when it exits and fails that case.
-# Only its own test programs are built.
+# Only its own test programs are built.  The longest first, so that make
+# -j2 keeps both processors busy to the end: test_alloc_fail, then
+# test_corpus_pam and the soak beside it.
 # test_alloc_fail defines malloc: nouserintercepts keeps memcheck from
 # replacing it (memcheck still sees every block through __libc_malloc).
-VALGRIND_TESTS = tests/module/test_pam tests/module/test_corpus_pam tests/module/soak \
-	tests/module/test_alloc_fail
+VALGRIND_TESTS = tests/module/test_alloc_fail tests/module/test_corpus_pam tests/module/soak \
+	tests/module/test_pam
 EXTRA_DIST += tests/lib/valgrind.supp tests/lib/valgrind.sh
 VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --track-fds=yes \

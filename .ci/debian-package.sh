@@ -86,8 +86,9 @@ newer_version() {
 	rm -rf "$broot/newer" "$broot/old.deb"
 }
 
-# package_build RELEASE: the source and binary packages of $version, and the
-# binary package of $new_version, in $work/RELEASE-build/build{,2}.
+# package_build RELEASE: the source and binary packages of $version, built
+# in $work/RELEASE-build/build; its binary packages and those of
+# $new_version in $work/debs/RELEASE.
 package_build() {
 	local rel=$1 broot=$work/$1-build src src2 changes
 	check "$rel: build root (buildd, lintian)" root_named "$broot" "$rel-build" ||

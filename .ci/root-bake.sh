@@ -17,8 +17,8 @@ bake_started=$(date +%s)
 for name in "$@"; do
 	started=$(date +%s)
 	if root_bake "$name"; then
-		echo "root-bake: $name made in $(($(date +%s) - started)) s," \
-			"$(($(date +%s) - bake_started)) s after the bake started"
+		echo "root-bake: $name ready in $(($(date +%s) - started)) s" \
+			"(made, or already in the cache), $(($(date +%s) - bake_started)) s after the bake started"
 	else
 		echo "root-bake: $name failed" >&2
 	fi

@@ -380,6 +380,9 @@ void race(enum writer_kind kind, const struct allowed *set, const char *name)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "the writer failed: status %#x", status);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* Every session has ended: the PAM stack's directory in /tmp goes
+	 * (a case is one race). */
+	pml_pam_env_remove(&env);
 	for (i = 0; i < SESSIONS; i++) {
 		struct value v = sh->got[i];
 

@@ -122,6 +122,7 @@ START_TEST(group_lookups_follow_the_names_not_the_memberships)
 	ck_assert_uint_eq(s->calls.getgrouplist, 1);
 	ck_assert_uint_eq(nss_total(&s->calls), 3);
 	/* crowd is in 1,101 groups: getgrouplist twice. */
+	pml_pam_env_remove(&env);
 	use_policy(TOP "rules = ( { group = \"crowd1100\"; limit = \"1 MiB\"; } );\n");
 	s = open_as(SVC, "crowd");
 	ck_assert_uint_eq(s->soft, 1 * MiB);

@@ -86,21 +86,31 @@ int pml_no_conversation(int n, const struct pam_message **msg,
 	return PAM_CONV_ERR;
 }
 
-int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
-		       const char *user)
+int pml_pam_start(const struct pml_pam_env *env, const char *service, const char *user,
+		  pam_handle_t **pamh)
 {
-	struct pam_conv conv = { pml_no_conversation, NULL };
-	pam_handle_t *pamh = NULL;
-	int rc;
+	static const struct pam_conv conv = { pml_no_conversation, NULL };
 
-	rc = pam_start_confdir(service, user, &conv, env->confdir, &pamh);
-	if (rc != PAM_SUCCESS)
-		return rc;
-	rc = pam_open_session(pamh, 0);
+	return pam_start_confdir(service, user, &conv, env->confdir, pamh);
+}
+
+int pml_pam_session(pam_handle_t *pamh)
+{
+	int rc = pam_open_session(pamh, 0);
+
 	if (rc == PAM_SUCCESS)
 		pam_close_session(pamh, 0);
 	pam_end(pamh, rc);
 	return rc;
+}
+
+int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
+		       const char *user)
+{
+	pam_handle_t *pamh = NULL;
+	int rc = pml_pam_start(env, service, user, &pamh);
+
+	return rc == PAM_SUCCESS ? pml_pam_session(pamh) : rc;
 }
 
 void pml_memlock_get(uint64_t *soft, uint64_t *hard)

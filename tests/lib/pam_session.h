@@ -33,10 +33,19 @@ int pml_pam_env_write(const struct pml_pam_env *env, const char *name,
 /* Removes everything pml_pam_env_make made. */
 void pml_pam_env_remove(const struct pml_pam_env *env);
 
-/* pam_start_confdir, pam_open_session, pam_close_session, pam_end; returns
- * what pam_open_session returned, or the pam_start error. */
+/* pml_pam_start, then pml_pam_session; returns what pam_open_session
+ * returned, or the pam_start error. */
 int pml_pam_open_close(const struct pml_pam_env *env, const char *service,
 		       const char *user);
+
+/* The two halves, for a process that starts a handle once and opens it in
+ * each forked child: pam_start_confdir with pml_no_conversation; and
+ * pam_open_session, pam_close_session, pam_end, returning what
+ * pam_open_session returned. */
+struct pam_handle;
+int pml_pam_start(const struct pml_pam_env *env, const char *service, const char *user,
+		  struct pam_handle **pamh);
+int pml_pam_session(struct pam_handle *pamh);
 
 /* A PAM conversation that answers nothing: sessions here ask no one. */
 struct pam_message;

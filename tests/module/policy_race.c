@@ -180,25 +180,6 @@ static void private_policy_dir(void)
  */
 static pam_handle_t *started;
 
-static void start_handle(void)
-{
-	static const struct pam_conv conv = { pml_no_conversation, NULL };
-
-	if (started == NULL &&
-	    pam_start_confdir(PML_TEST_SERVICE, "root", &conv, env.confdir, &started) != PAM_SUCCESS)
-		_exit(32);
-}
-
-static int open_close(void)
-{
-	int rc = pam_open_session(started, 0);
-
-	if (rc == PAM_SUCCESS)
-		pam_close_session(started, 0);
-	pam_end(started, rc);
-	return rc;
-}
-
 /* One session in a forked child; a hang or a crash is a failed test. */
 static struct value one_session(void)
 {
@@ -207,7 +188,9 @@ static struct value one_session(void)
 	int fds[2], status;
 	pid_t pid;
 
-	start_handle();
+	if (started == NULL &&
+	    pml_pam_start(&env, PML_TEST_SERVICE, "root", &started) != PAM_SUCCESS)
+		_exit(32);
 	if (pipe(fds) < 0)
 		_exit(30);
 	pid = fork();
@@ -215,7 +198,7 @@ static struct value one_session(void)
 		struct value r;
 
 		close(fds[0]);
-		r.rc = open_close();
+		r.rc = pml_pam_session(started);
 		pml_memlock_get(&r.soft, &r.hard);
 		_exit(write(fds[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 31);
 	}

@@ -52,6 +52,7 @@ START_TEST(memlockctl_install_gives_a_or_b)
 	race_setup();
 	allow(&set, value_of(policy_a), "A");
 	allow(&set, value_of(policy_b), "B");
+	ck_assert_uint_eq(set.n, 2);
 	race(BY_INSTALL, &set, "memlockctl install");
 }
 END_TEST
@@ -63,6 +64,7 @@ START_TEST(in_place_gives_a_b_a_refusal_or_a_valid_prefix)
 	race_setup();
 	allow(&set, value_of(policy_a), "A");
 	allow(&set, value_of(policy_b), "B");
+	ck_assert_uint_eq(set.n, 2);
 	allow_prefixes(&set, main_file, policy_a, "a prefix of A");
 	allow_prefixes(&set, main_file, policy_b, "a prefix of B");
 	allow(&set, (struct value){ .rc = PAM_SERVICE_ERR, .soft = SOFT0, .hard = HARD0 },
@@ -93,6 +95,7 @@ START_TEST(dropin_written_in_place)
 	allow(&set, value_of(policy_a), "A");
 	put_by_rename(dropin_file, dropin_d);
 	allow(&set, value_of(policy_a), "A+D");
+	ck_assert_uint_eq(set.n, 2);
 	allow_prefixes(&set, dropin_file, dropin_d, "A with a prefix of D");
 	allow(&set, (struct value){ .rc = PAM_SERVICE_ERR, .soft = SOFT0, .hard = HARD0 },
 	      "refused");
